@@ -1,0 +1,48 @@
+"""The ``companion`` command. The one place that wires adapters and the web app together.
+
+Each sub-command lives in its own module with ``register(subparsers)``; the module sets
+``func`` on its parser. Adapters and web are imported inside those functions, never at the top.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMAND_MODULES = (
+    "companion.cli.score",
+    "companion.cli.cards",
+    "companion.cli.simulate",
+    "companion.cli.serve",
+    "companion.cli.demo",
+    "companion.cli.bench",
+    "companion.cli.devices",
+    "companion.cli.enrol",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # TEMPORARY while the sub-commands are being written
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    result = args.func(args)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

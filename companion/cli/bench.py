@@ -1,0 +1,24 @@
+"""``companion bench <what>``: benchmarks that print their figures (as JSON with --json)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+BENCH_MODULES = (
+    "companion.cli.bench_latency",
+    "companion.cli.bench_link",
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("bench", help="run a benchmark and print its figures")
+    sub = parser.add_subparsers(dest="bench", required=True, metavar="WHAT")
+    for name in BENCH_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # TEMPORARY while the sub-commands are being written
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)

@@ -1,0 +1,343 @@
+"""The shape every game engine shares.
+
+A game is a pure function over immutable values: ``apply(state, action) -> (state, events)``.
+It never rolls a die, reads a clock or does I/O; dice results and drawn cards arrive as actions.
+At every moment the engine states what the table must do next as a :class:`Prompt`.
+
+Simultaneous inputs (HeroScape order markers, ORCWARS strategy choices) are prompts addressed to
+several players at once: each answers with their own action, the state collects the answers, and the
+prompt shrinks to the players who have not answered yet. Co-operative games and enemy behaviour are
+the engine's own business: enemy turns are prompts for dice, never code in the session.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, NewType, TypeVar
+
+PlayerId = NewType("PlayerId", int)
+"""A seat at the table, counted clockwise from the first player (0, 1, 2, ...)."""
+
+JSON = Any
+"""A value that ``json.dumps`` accepts."""
+
+
+class ActionError(ValueError):
+    """An action the engine refuses; the message is meant for the players."""
+
+
+class MalformedActionError(ActionError):
+    """The action is not well formed: unknown kind, missing or mistyped field."""
+
+
+class IllegalActionError(ActionError):
+    """The action is well formed, but the rules forbid it in this position."""
+
+
+class SetupError(ValueError):
+    """A new game cannot start with this setup (player count, names, options)."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """Someone at the table."""
+
+    name: str
+    colour: str = "#888888"
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"name": self.name, "colour": self.colour}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a new game starts from: the game's name, the players in seat order, game options."""
+
+    game: str
+    players: tuple[Player, ...]
+    options: tuple[tuple[str, JSON], ...] = ()
+
+    def option(self, name: str, default: JSON = None) -> JSON:
+        return dict(self.options).get(name, default)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "game": self.game,
+            "players": [p.to_json() for p in self.players],
+            "options": dict(self.options),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Setup:
+        try:
+            players = tuple(
+                Player(name=str(p["name"]), colour=str(p.get("colour", "#888888"))) for p in data["players"]
+            )
+            options = tuple(sorted(dict(data.get("options") or {}).items()))
+            return cls(game=str(data["game"]), players=players, options=options)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise SetupError(f"a setup needs a game name and a list of players with names ({exc})") from exc
+
+
+class Action:
+    """Base of every game's actions: frozen dataclasses with a ``kind`` name.
+
+    Subclasses are ``@dataclass(frozen=True)`` with fields of plain JSON-able types; an
+    :class:`ActionCodec` turns them into JSON objects and back (``{"kind": "place", ...}``).
+    """
+
+    kind: ClassVar[str]
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"kind": self.kind}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            out[f.name] = _to_json_value(getattr(self, f.name))
+        return out
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """Dice rolled at the table, answering a roll prompt. Faces are the game's symbols ("eye", "mark")."""
+
+    kind: ClassVar[str] = "roll"
+    player: PlayerId
+    die: str
+    faces: tuple[str, ...]
+
+
+A = TypeVar("A", bound=Action)
+
+
+class ActionCodec:
+    """Parses and formats a game's actions by their ``kind`` (``parse`` / ``format`` are paired)."""
+
+    def __init__(self, *classes: type[Action]) -> None:
+        self._classes: dict[str, type[Action]] = {}
+        for cls in classes:
+            if cls.kind in self._classes:
+                raise ValueError(f"two action classes share the kind {cls.kind!r}")
+            self._classes[cls.kind] = cls
+        self._hints = {kind: typing.get_type_hints(cls) for kind, cls in self._classes.items()}
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(self._classes)
+
+    def format(self, action: Action) -> dict[str, JSON]:
+        return action.to_json()
+
+    def parse(self, data: JSON) -> Action:
+        if not isinstance(data, Mapping):
+            raise MalformedActionError("an action must be a JSON object with a 'kind'")
+        kind = data.get("kind")
+        cls = self._classes.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            known = ", ".join(sorted(self._classes))
+            raise MalformedActionError(f"unknown action kind {kind!r} (known: {known})")
+        hints = self._hints[kind]
+        values: dict[str, Any] = {}
+        names = set()
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            names.add(f.name)
+            if f.name not in data:
+                if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+                    continue
+                raise MalformedActionError(f"action {kind!r} needs the field {f.name!r}")
+            values[f.name] = _coerce(data[f.name], hints[f.name], f"{kind}.{f.name}")
+        extra = set(data) - names - {"kind"}
+        if extra:
+            raise MalformedActionError(f"action {kind!r} has unknown fields: {', '.join(sorted(extra))}")
+        return cls(**values)
+
+
+def _to_json_value(value: Any) -> JSON:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_to_json_value(v) for v in value]
+    return value
+
+
+def _coerce(value: Any, hint: Any, where: str) -> Any:
+    """Checks a JSON value against a field's type hint; raises MalformedActionError with the path."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if hint is Any:
+        return value
+    if origin in (typing.Union, types.UnionType):
+        for arg in args:
+            if arg is type(None) and value is None:
+                return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(value, arg, where)
+            except MalformedActionError:
+                continue
+        raise MalformedActionError(f"{where}: {value!r} is not a valid value")
+    if origin is typing.Literal:
+        if value in args:
+            return value
+        raise MalformedActionError(f"{where}: {value!r} is not one of {', '.join(map(repr, args))}")
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise MalformedActionError(f"{where}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_coerce(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+        if len(args) != len(value):
+            raise MalformedActionError(f"{where}: expected {len(args)} items, got {len(value)}")
+        return tuple(_coerce(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(args, value, strict=True)))
+    supertype = getattr(hint, "__supertype__", None)  # NewType
+    if supertype is not None:
+        return _coerce(value, supertype, where)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            options = ", ".join(repr(m.value) for m in hint)
+            raise MalformedActionError(f"{where}: {value!r} is not one of {options}") from None
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise MalformedActionError(f"{where}: expected true or false, got {value!r}")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise MalformedActionError(f"{where}: expected a whole number, got {value!r}")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise MalformedActionError(f"{where}: expected text, got {value!r}")
+    raise TypeError(f"{where}: the codec cannot handle the type {hint!r}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in the past tense (``CardPlaced``), with a sentence for the TV."""
+
+    kind: str
+    text: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """The dice a prompt waits for: which die (by the game's data id), how many at once, which faces."""
+
+    die: str
+    count: int
+    faces: tuple[str, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"die": self.die, "count": self.count, "faces": list(self.faces)}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer to a prompt, with a label a player understands."""
+
+    label: str
+    action: Action
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"label": self.label, "action": self.action.to_json()}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the table must do next, and for whom.
+
+    ``players`` lists everyone whose answer is awaited (several at once for simultaneous choices).
+    ``choices`` enumerates the answers where they are few; it is empty where the answer is an open
+    input such as "draw a card" (any card still in the draw pile). ``roll`` says which dice to roll.
+    """
+
+    kind: str
+    players: tuple[PlayerId, ...]
+    text: str
+    choices: tuple[Choice, ...] = ()
+    roll: RollRequest | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "kind": self.kind,
+            "players": list(self.players),
+            "text": self.text,
+            "choices": [c.to_json() for c in self.choices],
+            "roll": self.roll.to_json() if self.roll else None,
+        }
+
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """A rules engine. Subclasses are stateless; all game state lives in the immutable ``S`` values.
+
+    States must be picklable (the session snapshots them) and must compare equal when the game
+    positions are equal (replay is checked against snapshots).
+    """
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``"chaos-marauders"``."""
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    actions: ClassVar[ActionCodec]
+
+    @property
+    @abstractmethod
+    def rules_version(self) -> str:
+        """Identifies the rules code and the card data; logged with every accepted input."""
+
+    @abstractmethod
+    def new_game(self, setup: Setup) -> S:
+        """The position before the first action; raises SetupError for a setup it cannot play."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action) -> tuple[S, tuple[Event, ...]]:
+        """The position after ``action``; raises IllegalActionError or MalformedActionError, never mutates."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> Sequence[Action]:
+        """Every action the rules allow now (for open inputs such as draws: one per distinct card)."""
+
+    @abstractmethod
+    def prompt(self, state: S) -> Prompt | None:
+        """What the table must do next; None once the game is over."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def view(self, state: S) -> dict[str, JSON]:
+        """A JSON-able projection for screens.
+
+        Every game's view has at least: ``game`` (name), ``title``, ``players`` (list of objects with
+        ``seat``, ``name``, ``colour``, ``active``, ``score``), ``prompt`` (``Prompt.to_json()`` or
+        None), ``finished`` (bool) and ``result`` (None, or ``{"winners": [seat, ...], "tie": bool,
+        "players": [...]}``).
+        """
+
+    def parse_action(self, data: JSON) -> Action:
+        return self.actions.parse(data)
+
+    def format_action(self, action: Action) -> dict[str, JSON]:
+        return self.actions.format(action)
+
+    def is_legal(self, state: S, action: Action) -> bool:
+        try:
+            self.apply(state, action)
+        except ActionError:
+            return False
+        return True

@@ -1,0 +1,59 @@
+"""What adapters see at the table, before any game meaning is attached (see DESIGN.md, adapters).
+
+Adapters (serial bridge, GPIO, camera) produce these and only enqueue them; ``companion.table``
+turns them into game commands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NewType
+
+ReaderId = NewType("ReaderId", int)
+TagUid = NewType("TagUid", str)
+"""An RFID UID as upper-case hex without separators, e.g. ``"04A1B2C3D4E5F6"``."""
+DieId = NewType("DieId", int)
+ButtonId = NewType("ButtonId", str)
+
+
+@dataclass(frozen=True)
+class TagSeen:
+    reader: ReaderId
+    uid: TagUid
+    at: float
+    """Monotonic seconds on the host when the observation arrived."""
+
+
+@dataclass(frozen=True)
+class TagGone:
+    reader: ReaderId
+    uid: TagUid
+    at: float
+
+
+@dataclass(frozen=True)
+class DieRolled:
+    die: DieId
+    kind: str
+    """The die's kind as the device names it (``"cube"``, ``"d6"``, ``"d20"``, ``"heroscape-combat"``)."""
+    face: int
+    """The face index the device read (1-based), mapped to game symbols by data."""
+    at: float
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    button: ButtonId
+    at: float
+    """Seconds of the press on the clock that timed it (device or host), for first-press ordering."""
+
+
+@dataclass(frozen=True)
+class CardSighted:
+    zone: str
+    card: str
+    confidence: float
+    at: float
+
+
+Observation = TagSeen | TagGone | DieRolled | ButtonPressed | CardSighted

@@ -1,0 +1,95 @@
+"""What the session offers its callers (web, table, adapters, CLI). Implemented by ``Session``.
+
+Callers never touch game state: they submit commands and read views. Views are JSON-able dicts
+published after the input that produced them is durable in the event log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from companion.engine import JSON, Event
+
+CommandKind = Literal["act", "undo", "redo", "new_game", "end_game"]
+Source = str
+"""Where a command came from: "control", "api", "table", "gpio", "demo", "cli"."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A request to the session.
+
+    kind "act": ``payload`` is the game action as JSON (``{"kind": "place", ...}``).
+    kind "new_game": ``payload`` is a setup (``Setup.to_json()`` shape).
+    kind "undo" / "redo" / "end_game": ``payload`` is empty.
+    ``observation`` records what the table saw, if anything (stored with the input, for replay audits).
+    """
+
+    kind: CommandKind
+    source: Source
+    payload: Mapping[str, JSON] = field(default_factory=dict)
+    observation: Mapping[str, JSON] | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The session's answer to one command."""
+
+    accepted: bool
+    seq: int | None = None
+    events: tuple[Event, ...] = ()
+    reason: str | None = None
+    error: (
+        Literal["malformed", "illegal", "no_game", "nothing_to_undo", "nothing_to_redo", "setup"] | None
+    ) = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "accepted": self.accepted,
+            "seq": self.seq,
+            "events": [e.to_json() for e in self.events],
+            "reason": self.reason,
+            "error": self.error,
+        }
+
+
+class Subscription(Protocol):
+    """A live feed of published views; the first item is the full current view."""
+
+    def get(self, timeout: float | None = None) -> Mapping[str, JSON] | None:
+        """The next published view, or None on timeout."""
+
+    def close(self) -> None: ...
+
+
+PUBLISHED_VIEW_KEYS = (
+    "seq",  # int: seq of the last accepted input of the whole log (0 before any)
+    "game_id",  # int | None: the current game's id in the event log
+    "status",  # "no_game" | "playing" | "finished"
+    "game",  # Game.view(state) of the current game, or None
+    "last_change",  # {"seq", "source", "kind", "events": [Event.to_json()]} of the latest input, or None
+    "can_undo",  # bool
+    "can_redo",  # bool
+    "devices",  # {name: status dict} as reported by adapters (see report_device)
+    "notices",  # [{"level": "info"|"warning", "text": str, "source": str}] e.g. an unknown tag
+)
+"""Keys of every view the session publishes (``view()`` and each ``Subscription`` item)."""
+
+
+class SessionPort(Protocol):
+    def submit(self, command: Command, timeout: float = 5.0) -> Outcome:
+        """Queues the command for the writer thread and waits for its answer."""
+
+    def view(self) -> Mapping[str, JSON]:
+        """The current published view (see ``companion.session.view`` for its keys)."""
+
+    def subscribe(self) -> Subscription: ...
+
+    def report_device(self, name: str, status: Mapping[str, JSON]) -> None:
+        """Adapters report their device status (searching / connected / firmware / last heard).
+
+        A status may carry ``"notices": [{"level", "text"}]`` (an unknown tag, an ambiguous reading):
+        the session merges every device's notices into the view's ``notices`` and republishes.
+        """
