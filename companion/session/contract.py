@@ -33,17 +33,32 @@ class Command:
     observation: Mapping[str, JSON] | None = None
 
 
+OutcomeError = Literal[
+    "malformed",  # the action or payload is not well formed (MalformedActionError)
+    "illegal",  # well formed, but the rules forbid it now (IllegalActionError)
+    "no_game",  # no game is running (none started, or it was closed with end_game)
+    "nothing_to_undo",
+    "nothing_to_redo",
+    "setup",  # new_game: unknown game, bad players or options (SetupError)
+    "internal",  # an unexpected error in the engine or the log; logged, nothing changed
+    "unavailable",  # the session is not running, or did not take the command in time; nothing changed
+]
+"""Why a command was rejected. A rejected command never changes the state or the log."""
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """The session's answer to one command."""
+    """The session's answer to one command.
+
+    Accepted: ``seq`` is the input's place in the event log (durable before this is returned).
+    Rejected: ``error`` says why, ``reason`` is a sentence for the players (the engine's message).
+    """
 
     accepted: bool
     seq: int | None = None
     events: tuple[Event, ...] = ()
     reason: str | None = None
-    error: (
-        Literal["malformed", "illegal", "no_game", "nothing_to_undo", "nothing_to_redo", "setup"] | None
-    ) = None
+    error: OutcomeError | None = None
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -56,10 +71,26 @@ class Outcome:
 
 
 class Subscription(Protocol):
-    """A live feed of published views; the first item is the full current view."""
+    """A live feed of published views; the first item is the full current view.
+
+    Items are ``companion.session.PublishedView``: a ``dict`` (so ``json.dumps`` and ``jsonify``
+    take it) with the keys of ``PUBLISHED_VIEW_KEYS``, plus ``.json``, the same view already
+    encoded once by the writer (send it as the SSE ``data:`` line without re-encoding). One object is
+    shared by every subscriber: treat it as read-only (top-level assignment raises TypeError).
+
+    Every view is complete, so a slow reader loses nothing but intermediate views: its queue is
+    bounded and drops the oldest; ``dropped`` counts what it lost (informational). ``closed`` turns
+    true after ``close()`` or when the session stops; ``get`` then returns None at once.
+    """
 
     def get(self, timeout: float | None = None) -> Mapping[str, JSON] | None:
-        """The next published view, or None on timeout."""
+        """The next published view, or None on timeout (or at once when closed)."""
+
+    @property
+    def dropped(self) -> int: ...
+
+    @property
+    def closed(self) -> bool: ...
 
     def close(self) -> None: ...
 
@@ -80,7 +111,12 @@ PUBLISHED_VIEW_KEYS = (
 
 class SessionPort(Protocol):
     def submit(self, command: Command, timeout: float = 5.0) -> Outcome:
-        """Queues the command for the writer thread and waits for its answer."""
+        """Queues the command for the writer thread and waits for its answer.
+
+        The answer is always definite: if the writer has not taken the command within ``timeout``
+        the command is withdrawn and the answer is ``error="unavailable"`` (never applied later);
+        once the writer has taken it, submit waits for its outcome.
+        """
 
     def view(self) -> Mapping[str, JSON]:
         """The current published view (see ``companion.session.view`` for its keys)."""

@@ -61,12 +61,41 @@ class Card:
     part: Part | None = None
     ability: str | None = None
     """Id of the special rule the engine applies (e.g. ``"pigsticker"``), None for plain cards."""
+    line_duplicates: bool = False
+    """True when several copies may share one battle line (Plague Lords, Sneaky Gits)."""
     text: str = ""
     provenance: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     """Field name -> where its value came from (``"rulebook p.12"``, ``"assumed: ..."``)."""
 
     def __repr__(self) -> str:
         return f"Card.from_id({self.id!r})"
+
+    def to_json(self) -> dict[str, object]:
+        """The card as plain JSON-able data (enums as their names, None where a value is absent)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "colour": self.colour.value,
+            "symbol": self.symbol,
+            "copies": self.copies,
+            "attack": self.attack,
+            "vp": self.vp,
+            "role": self.role.value if self.role else None,
+            "machine": self.machine,
+            "part": self.part.value if self.part else None,
+            "ability": self.ability,
+            "line_duplicates": self.line_duplicates,
+            "text": self.text,
+            "provenance": dict(self.provenance),
+        }
+
+    @classmethod
+    def from_id(cls, key: str) -> Card:
+        """The card of the packaged default catalog with this id or exact title."""
+        # Imported here: the catalog module builds on this one.
+        from companion.games.chaos_marauders.catalog import load_catalog
+
+        return load_catalog()[key]
 
 
 @dataclass(frozen=True)
@@ -77,6 +106,8 @@ class Catalog:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", _index(self.cards))
+        object.__setattr__(self, "_by_id", {card.id: card for card in self.cards})
+        object.__setattr__(self, "_machines", _machines(self.cards))
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
@@ -90,6 +121,30 @@ class Catalog:
             return self._by_key[key.casefold()]  # type: ignore[attr-defined]
         except KeyError:
             raise UnknownCardError(f"unknown card {key!r}") from None
+
+    def card(self, card_id: CardId) -> Card:
+        """A card by its exact id: the fast path for rules code (no case folding, no titles)."""
+        try:
+            return self._by_id[card_id]  # type: ignore[attr-defined]
+        except KeyError:
+            raise UnknownCardError(f"unknown card id {card_id!r}") from None
+
+    @property
+    def by_id(self) -> Mapping[CardId, Card]:
+        """Cards by exact id, for hot loops that look up every slot of a line."""
+        return self._by_id  # type: ignore[attr-defined,no-any-return]
+
+    def machine(self, name: str) -> tuple[Card, ...]:
+        """The cards of one war machine set in left-to-right order (left, right[, crew])."""
+        try:
+            return self._machines[name]  # type: ignore[attr-defined]
+        except KeyError:
+            raise UnknownCardError(f"unknown war machine {name!r}") from None
+
+    @property
+    def machines(self) -> tuple[str, ...]:
+        """Names of the war machines, in catalog order."""
+        return tuple(self._machines)  # type: ignore[attr-defined]
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and key.casefold() in self._by_key  # type: ignore[attr-defined]
@@ -111,3 +166,15 @@ def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
                 raise ValueError(f"two cards share the id or title {key!r}")
             index[key] = card
     return index
+
+
+def _machines(cards: tuple[Card, ...]) -> dict[str, tuple[Card, ...]]:
+    order = list(Part)
+    sets: dict[str, list[Card]] = {}
+    for card in cards:
+        if card.machine is not None:
+            sets.setdefault(card.machine, []).append(card)
+    return {
+        name: tuple(sorted(members, key=lambda c: order.index(c.part)))  # type: ignore[arg-type]
+        for name, members in sets.items()
+    }

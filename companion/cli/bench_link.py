@@ -1,0 +1,48 @@
+"""``companion bench link``: the serial link end to end (virtual table → pty → HostLink) under faults."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("link", help="reliability and latency of the serial link over a pty")
+    parser.add_argument("--events", type=int, default=5000, help="distinct device events to send")
+    parser.add_argument(
+        "--corrupt", type=float, default=0.01, help="probability a frame is corrupted, each way"
+    )
+    parser.add_argument(
+        "--duplicate", type=float, default=0.005, help="probability a device frame is doubled"
+    )
+    parser.add_argument("--reorder", type=float, default=0.005, help="probability a device frame is delayed")
+    parser.add_argument("--unplugs", type=int, default=10, help="unplug/replug cycles spread over the run")
+    parser.add_argument("--unplug-ms", type=int, default=100, help="how long each unplug lasts")
+    parser.add_argument("--rate", type=float, default=1000.0, help="events per second")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware_bridge.bench import BenchOptions
+    from firmware_bridge.bench import run as run_bench
+
+    figures = run_bench(
+        BenchOptions(
+            events=args.events,
+            corrupt=args.corrupt,
+            duplicate=args.duplicate,
+            reorder=args.reorder,
+            unplugs=args.unplugs,
+            unplug_ms=args.unplug_ms,
+            rate=args.rate,
+            seed=args.seed,
+        )
+    )
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for name, value in figures.items():
+            print(f"{name:>24}: {value}")
+    return 0 if figures["lost"] == 0 and figures["duplicated"] == 0 and figures["in_order"] else 1

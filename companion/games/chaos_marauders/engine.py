@@ -1,0 +1,219 @@
+"""The Chaos Marauders rules engine: ``apply(state, action) -> (state, events)``, prompts, legal actions.
+
+The engine never draws, shuffles or rolls: the table says which card was drawn and what the Cube
+showed. This module checks an action's shape, routes it to the handler of the step it answers
+(flow, attacks, specials_*) and settles the position afterwards (turn end, reshuffle, game end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from companion.engine import (
+    JSON,
+    Action,
+    Event,
+    Game,
+    IllegalActionError,
+    MalformedActionError,
+    Prompt,
+    Roll,
+    Setup,
+    SetupError,
+)
+from companion.games.chaos_marauders import attacks, flow, prompts, specials_green, specials_picks, view
+from companion.games.chaos_marauders.actions import (
+    CODEC,
+    CUBE,
+    FACES,
+    Attack,
+    Blast,
+    Decline,
+    Discard,
+    Draw,
+    ForceDiscard,
+    Pick,
+    Place,
+    Reorganise,
+    Shout,
+)
+from companion.games.chaos_marauders.facts import Facts, default_facts
+from companion.games.chaos_marauders.state import (
+    EMPTY_BOARD,
+    LINES,
+    SLOTS,
+    AttackOffer,
+    AttackRoll,
+    BilgeChoice,
+    BlowbackTarget,
+    BlueRolls,
+    CardChoice,
+    GreenRoll,
+    IdolRolls,
+    OdluggEats,
+    OdluggRolls,
+    State,
+    evolve,
+)
+
+RULES_VERSION = "chaos-marauders/engine-1"
+
+Handler = Callable[[Facts, State, Action, list[Event]], State]
+
+
+class ChaosMarauders(Game[State]):
+    name = "chaos-marauders"
+    title = "Chaos Marauders"
+    min_players = 2
+    max_players = 4
+    actions = CODEC
+
+    def __init__(self, facts: Facts | None = None) -> None:
+        self.facts = facts or default_facts()
+
+    @property
+    def rules_version(self) -> str:
+        return f"{RULES_VERSION}+{self.facts.catalog.deck_size}cards"
+
+    def new_game(self, setup: Setup) -> State:
+        count = len(setup.players)
+        if not self.min_players <= count <= self.max_players:
+            raise SetupError(f"Chaos Marauders is for 2 to 4 players, not {count}")
+        names = tuple(p.name for p in setup.players)
+        if len(set(names)) != count:
+            raise SetupError("every player needs a different name")
+        return State(
+            names=names,
+            colours=tuple(p.colour for p in setup.players),
+            pile=tuple(card.copies for card in self.facts.catalog.cards),
+            discard=(),
+            boards=(EMPTY_BOARD,) * count,
+        )
+
+    def apply(self, state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
+        _check_shape(state, action)
+        if state.finished:
+            raise IllegalActionError("The game is over")
+        f = self.facts
+        ev: list[Event] = []
+        before = state
+        if not isinstance(action, Draw | Place | Shout | ForceDiscard):
+            state = evolve(state, fresh=None)  # the moment for a Git's forced discard has passed
+        handler = _handler(f, state, action)
+        state = handler(f, state, action, ev)
+        state = flow.settle(f, before, state, ev)
+        return state, tuple(ev)
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        return prompts.legal(self.facts, state)
+
+    def prompt(self, state: State) -> Prompt | None:
+        return prompts.prompt(self.facts, state)
+
+    def is_over(self, state: State) -> bool:
+        return state.finished
+
+    def view(self, state: State) -> dict[str, JSON]:
+        return view.view(self.facts, state, self.prompt(state))
+
+
+def _check_shape(state: State, a: Action) -> None:
+    """MalformedActionError for what no position could accept: unknown seats, lines, slots, faces."""
+    seats = state.seats
+    for name in ("player", "target"):
+        seat = getattr(a, name, None)
+        if seat is not None and not 0 <= seat < seats:
+            raise MalformedActionError(f"{a.kind}.{name}: there is no seat {seat} (0 to {seats - 1})")
+    for name in ("line", "target_line"):
+        line = getattr(a, name, None)
+        if line is not None and not 0 <= line < LINES:
+            raise MalformedActionError(f"{a.kind}.{name}: lines are 0 to {LINES - 1}, not {line}")
+    slot = getattr(a, "slot", None)
+    if slot is not None and not 0 <= slot < SLOTS:
+        raise MalformedActionError(f"{a.kind}.slot: slots are 0 to {SLOTS - 1}, not {slot}")
+    if isinstance(a, Roll):
+        if not a.faces or any(face not in FACES for face in a.faces):
+            raise MalformedActionError(f"roll.faces: each face is 'eye' or 'mark', got {list(a.faces)}")
+    if isinstance(a, Reorganise) and (len(a.lines) != LINES or any(len(cells) != SLOTS for cells in a.lines)):
+        raise MalformedActionError(f"reorganise.lines: {LINES} lines of {SLOTS} slots each")
+
+
+def _handler(f: Facts, state: State, a: Action) -> Handler:
+    if isinstance(a, Shout):
+        return specials_picks.shout  # type: ignore[return-value]
+    if isinstance(a, ForceDiscard):
+        return specials_picks.force_discard  # type: ignore[return-value]
+    top = state.top
+    if top is None:
+        if isinstance(a, Draw):
+            return flow.draw  # type: ignore[return-value]
+        if isinstance(a, Place):
+            return flow.place  # type: ignore[return-value]
+        _refuse(f, state)
+    if isinstance(a, Place):
+        return flow.place  # type: ignore[return-value]
+    if isinstance(a, Discard):
+        return flow.discard_pending  # type: ignore[return-value]
+    if isinstance(a, Pick):
+        return specials_picks.pick  # type: ignore[return-value]
+    if isinstance(a, Attack):
+        return attacks.attack  # type: ignore[return-value]
+    if isinstance(a, Blast):
+        return specials_green.blast  # type: ignore[return-value]
+    if isinstance(a, Reorganise):
+        return specials_green.reorganise  # type: ignore[return-value]
+    if isinstance(a, Decline):
+        return _decline_handler(state, a)
+    if isinstance(a, Roll):
+        return _roll_handler(state, a)
+    _refuse(f, state)
+
+
+def _decline_handler(state: State, a: Decline) -> Handler:
+    top = state.top
+    owner = getattr(top, "player", None)
+    declines: dict[type, Callable[..., State]] = {
+        AttackOffer: attacks.decline_attack,
+        CardChoice: specials_picks.decline_pick,
+        BlowbackTarget: specials_green.decline_blast,
+        BilgeChoice: specials_green.decline_bilge,
+    }
+    fn = declines.get(type(top))
+    if fn is None:
+        raise IllegalActionError("There is nothing to decline now")
+    if a.player != owner:
+        raise IllegalActionError(f"It is {state.names[owner or 0]}'s choice")
+    return lambda f, s, act, ev: fn(s, act, ev)
+
+
+def _roll_handler(state: State, a: Roll) -> Handler:
+    top = state.top
+    if a.die != CUBE:
+        raise IllegalActionError("Roll the Cube of Devastation")
+    if isinstance(top, OdluggRolls):
+        if len(a.faces) != 1:
+            raise IllegalActionError("Each player rolls the Cube once for Odlugg")
+        return specials_green.odlugg_roll  # type: ignore[return-value]
+    owner = getattr(top, "player", None)
+    rollers: dict[type, Handler] = {
+        AttackRoll: attacks.roll_attack,  # type: ignore[dict-item]
+        GreenRoll: specials_green.roll_green,  # type: ignore[dict-item]
+        OdluggEats: specials_green.odlugg_eats,  # type: ignore[dict-item]
+        BlueRolls: specials_green.blue_rolls,  # type: ignore[dict-item]
+        IdolRolls: specials_green.idol_roll,  # type: ignore[dict-item]
+    }
+    fn = rollers.get(type(top))
+    if fn is None or owner is None:
+        raise IllegalActionError("The Cube is not awaited now")
+    if a.player != owner:
+        raise IllegalActionError(f"The Cube is waiting for {state.names[owner]}'s roll")
+    single = isinstance(top, AttackRoll) or (isinstance(top, GreenRoll) and top.ability != "dagromm")
+    if single and len(a.faces) != 1:
+        raise IllegalActionError("Roll the Cube once")
+    return fn
+
+
+def _refuse(f: Facts, state: State) -> NoReturn:
+    p = prompts.prompt(f, state)
+    raise IllegalActionError(f"Not now: {p.text}" if p else "The game is over")

@@ -1,0 +1,364 @@
+"""Turn flow: drawing, placing and discarding cards, receiving cards, ending turns and the game.
+
+Handlers take the position, the action and a list to append events to, and return the new position;
+they raise IllegalActionError before building anything, so a refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NoReturn
+
+from companion.engine import Event, IllegalActionError, MalformedActionError
+from companion.games.chaos_marauders.actions import Discard, Draw, Place
+from companion.games.chaos_marauders.cards import CardId, Colour, Part
+from companion.games.chaos_marauders.catalog import Ability
+from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.placement import (
+    board_has,
+    complete_lines,
+    is_complete,
+    is_near,
+    legal_slots,
+    slot_error,
+    symbol_in_board,
+)
+from companion.games.chaos_marauders.state import (
+    AttackOffer,
+    BilgeChoice,
+    BlowbackTarget,
+    BlueRolls,
+    CardChoice,
+    GreenRoll,
+    IdolRolls,
+    OdluggEats,
+    OdluggRolls,
+    Pending,
+    PlaceStep,
+    State,
+    discard,
+    evolve,
+    pop,
+    push,
+    replace_top,
+    set_cell,
+)
+from companion.games.chaos_marauders.targets import (
+    attack_targets,
+    blast_targets,
+    holds_odlugg,
+    idol_holder,
+    steal_targets,
+    stick_targets,
+)
+
+
+def fail(message: str) -> NoReturn:
+    raise IllegalActionError(message)
+
+
+def who(state: State, seat: int) -> str:
+    return state.names[seat]
+
+
+def title(f: Facts, card: CardId) -> str:
+    return f.card[card].title
+
+
+def line_name(line: int) -> str:
+    return f"line {line + 1}"
+
+
+# ---------------------------------------------------------------------------------------------- draw
+
+
+def draw(f: Facts, state: State, a: Draw, ev: list[Event]) -> State:
+    if state.stack:
+        fail("A card is already waiting: answer the prompt first")
+    if a.player != state.active:
+        fail(f"It is {who(state, state.active)}'s turn")
+    index = f.index.get(a.card)
+    if index is None:
+        raise MalformedActionError(f"unknown card {a.card!r}")
+    if state.pile[index] == 0:
+        fail(f"No {title(f, a.card)} is left in the draw pile")
+    pile = (*state.pile[:index], state.pile[index] - 1, *state.pile[index + 1:])
+    state = evolve(state, pile=pile, fresh=(a.card, -1, -1))
+    name = who(state, a.player)
+    if f.ability[a.card] == Ability.CHAOS_MARAUDERS:
+        # The active player keeps Chaos Marauders quiet until a shout: the TV must not give him away.
+        ev.append(Event("CardDrawn", f"{name} drew a card", {"player": a.player}))
+    else:
+        ev.append(Event("CardDrawn", f"{name} drew {title(f, a.card)}", {"player": a.player, "card": a.card}))
+    if f.colour[a.card] is Colour.GREEN:
+        return _draw_green(f, state, a.player, a.card, ev)
+    if symbol_in_board(f, state.boards[a.player], a.card):
+        state = evolve(state, turn_ends=True)
+        ev.append(
+            Event("DuplicateDrawn", f"A duplicate: {name}'s turn ends after this card", {"player": a.player})
+        )
+    return receive(f, state, a.player, (Pending(a.card),), "draw", True, ev)
+
+
+def _draw_green(f: Facts, state: State, seat: int, card: CardId, ev: list[Event]) -> State:
+    name = who(state, seat)
+    if state.round == 1:
+        # Green cards cannot be played in the first round: discarded unresolved, the turn goes on.
+        ev.append(
+            Event("GreenDiscarded", f"First round: {title(f, card)} is discarded unresolved", {"card": card})
+        )
+        return evolve(discard(state, card), fresh=None)
+    state = evolve(state, turn_ends=True)
+    ability = f.ability[card]
+    if ability in (Ability.HORNED_RAT_STANDARD, Ability.BILGE_GUTTROT, Ability.IDOL, Ability.SNEAKY_GIT):
+        return push(state, PlaceStep(seat, (Pending(card),), "draw", True))
+    if ability == Ability.VENEMOUS_CREEPS:
+        if not steal_targets(f, state, seat):
+            ev.append(Event("CardDiscarded", f"Venemous Creeps find nothing to steal from {name}'s foes", {}))
+            return discard(state, card)
+        return push(state, CardChoice(seat, "steal", card))
+    if ability == Ability.DAGROMM:
+        return push(state, GreenRoll(seat, "dagromm", card))
+    if ability == Ability.SKYRRS_BLOWBACK:
+        if not blast_targets(f, state, seat):
+            ev.append(Event("CardDiscarded", "Skyrr's Blowback has no line to aim at", {}))
+            return discard(state, card)
+        return push(state, BlowbackTarget(seat, card))
+    if ability == Ability.ODLUGG:
+        return push(state, OdluggRolls(seat, card, ("",) * state.seats))
+    raise AssertionError(f"green card {card!r} has no rule")  # the catalog check forbids this
+
+
+# ------------------------------------------------------------------------------------------ receive
+
+
+def receive(
+    f: Facts,
+    state: State,
+    seat: int,
+    cards: tuple[Pending, ...],
+    source: str,
+    may_attack: bool,
+    ev: list[Event],
+) -> State:
+    """``seat`` receives cards to place. A crew card pulls its machine parts from every other player's
+    lines; Odlugg's holder first rolls for each blue card (card reference pp.10, 13)."""
+    pulled: list[Pending] = []
+    for pending in cards:
+        if f.part[pending.card] is not Part.CREW:
+            continue
+        machine = f.machine[pending.card]
+        assert machine is not None
+        for part in f.machine_parts[machine]:
+            for other in range(state.seats):
+                if other == seat:
+                    continue
+                for li, cells in enumerate(state.boards[other]):
+                    for s, c in enumerate(cells):
+                        if c == part:
+                            state = set_cell(state, other, li, s, None)
+                            pulled.append(Pending(part))
+                            ev.append(
+                                Event(
+                                    "MachinePulled",
+                                    f"The {machine} crew pull {title(f, part)} from {who(state, other)}'s lines",
+                                    {"from": other, "to": seat, "card": part},
+                                )
+                            )
+    state = push(state, PlaceStep(seat, cards + tuple(pulled), source, may_attack))
+    blues = tuple(p.card for p in cards + tuple(pulled) if f.colour[p.card] is Colour.BLUE)
+    if blues and holds_odlugg(f, state, seat):
+        state = push(state, BlueRolls(seat, blues))
+    return state
+
+
+# ---------------------------------------------------------------------------------------------- place
+
+
+def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
+    if not state.stack:
+        state = draw(f, state, Draw(a.player, a.card), ev)  # a card laid on a reader: the draw is implied
+    top = state.top
+    if not isinstance(top, PlaceStep):
+        fail(f"{title(f, a.card)} is not waiting to be placed" if a.card in f.card else "No card waits here")
+    if a.player != top.player:
+        fail(f"It is {who(state, top.player)}'s card to place")
+    index = next((i for i, p in enumerate(top.cards) if p.card == a.card), -1)
+    if index < 0:
+        fail(f"{title(f, a.card) if a.card in f.card else a.card} is not waiting to be placed")
+    pending = top.cards[index]
+    ability = f.ability[a.card]
+    if top.source == "capture" and ability != Ability.SNEAKY_GIT:
+        if any(f.ability[p.card] == Ability.SNEAKY_GIT for p in top.cards):
+            fail("Won Sneaky Gits are placed first")
+    target = a.player if a.target is None else a.target
+    drawn_git = ability == Ability.SNEAKY_GIT and top.source == "draw"
+    near = False
+    if drawn_git:
+        if target == a.player:
+            fail("A Sneaky Git goes in an opponent's battle line")
+        near = True
+    elif ability == Ability.IDOL and top.source == "draw" and target != a.player:
+        near = True
+    elif target != a.player:
+        fail(f"{title(f, a.card)} goes in your own battle lines")
+    cells = state.boards[target][a.line]
+    slot = a.slot
+    if slot is None:
+        slots = legal_slots(f, cells, a.card, near)
+        if not slots:
+            fail(f"{title(f, a.card)} cannot go in {line_name(a.line)}")
+        if len(slots) > 1:
+            ev.append(
+                Event("SlotAsked", f"{line_name(a.line).capitalize()} has several open slots: say which", {})
+            )
+            return replace_top(state, replace(top, hint_line=a.line))
+        slot = slots[0]
+    else:
+        error = slot_error(f, cells, a.card, slot)
+        if error:
+            fail(f"{line_name(a.line).capitalize()}: {error}")
+        if near and not is_near(cells, slot):
+            fail(f"{title(f, a.card)} must go within three spaces of another card")
+    rest = top.cards[:index] + top.cards[index + 1 :]
+    state = replace_top(state, replace(top, cards=rest, hint_line=None)) if rest else pop(state)
+    if drawn_git and holds_odlugg(f, state, target):
+        ev.append(
+            Event("OdluggGuards", f"Odlugg guards {who(state, target)}: roll to see if he eats the Git", {})
+        )
+        return push(state, GreenRoll(a.player, "git-odlugg", a.card, 0, target, a.line, slot))
+    owner = a.player if drawn_git else pending.owner
+    return put(f, state, a.player, target, a.line, slot, a.card, owner, top.source, top.may_attack, ev)
+
+
+def put(
+    f: Facts,
+    state: State,
+    placer: int,
+    seat: int,
+    line: int,
+    slot: int,
+    card: CardId,
+    owner: int | None,
+    source: str,
+    may_attack: bool,
+    ev: list[Event],
+) -> State:
+    """Lays ``card`` on the table and queues what its placement sets off (attack offer, abilities)."""
+    was_complete = is_complete(f, state.boards[seat][line])
+    state = set_cell(state, seat, line, slot, card, owner)
+    own_draw = source == "draw" and placer == state.active and seat == placer
+    if own_draw and f.ability[card] == Ability.CHAOS_MARAUDERS:
+        state = evolve(state, marauders_at=(line, slot))
+        ev.append(
+            Event("CardPlaced", f"{who(state, placer)} placed a card in {line_name(line)}", {"player": seat})
+        )
+    else:
+        where = f"{who(state, seat)}'s {line_name(line)}" if seat != placer else line_name(line)
+        ev.append(
+            Event(
+                "CardPlaced",
+                f"{who(state, placer)} placed {title(f, card)} in {where}",
+                {"player": seat, "line": line, "slot": slot, "card": card},
+            )
+        )
+    if own_draw:
+        state = evolve(state, fresh=(card, line, slot))
+    # Pushed in reverse order of answering: abilities first, then the attack offer.
+    if not was_complete and seat == placer == state.active and may_attack:
+        if is_complete(f, state.boards[seat][line]) and attack_targets(f, state, seat, line):
+            shaman = any(c is not None and f.ability[c] == Ability.SHAMAN for c in state.boards[seat][line])
+            state = push(state, AttackOffer(seat, line, 2 if shaman else 1))
+    ability = f.ability[card]
+    if ability == Ability.PIGSTICKER and seat == placer and stick_targets(f, state, seat):
+        state = push(state, CardChoice(seat, "stick"))
+    elif ability == Ability.BILGE_GUTTROT and source == "draw":
+        state = push(state, BilgeChoice(seat, line))
+    elif ability == Ability.ODLUGG and source == "odlugg":
+        spots = tuple(
+            (li, s)
+            for li, cells in enumerate(state.boards[seat])
+            for s, c in enumerate(cells)
+            if c is not None and (f.colour[c] is Colour.BLUE or f.ability[c] == Ability.SNEAKY_GIT)
+        )
+        if spots:
+            state = push(state, OdluggEats(seat, spots))
+    return state
+
+
+def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> State:
+    top = state.top
+    if isinstance(top, PlaceStep):
+        if a.player != top.player:
+            fail(f"It is {who(state, top.player)}'s card to place")
+        index = 0 if a.card is None else next((i for i, p in enumerate(top.cards) if p.card == a.card), -1)
+        if index < 0:
+            fail(f"{a.card} is not waiting to be placed")
+        card = top.cards[index].card
+        if f.colour[card] is Colour.RED and any(
+            legal_slots(f, cells, card) for cells in state.boards[a.player]
+        ):
+            fail("A war machine card must be placed when it can be")
+        rest = top.cards[:index] + top.cards[index + 1 :]
+        state = replace_top(state, replace(top, cards=rest, hint_line=None)) if rest else pop(state)
+        state = discard(state, card)
+        ev.append(
+            Event("CardDiscarded", f"{who(state, a.player)} discarded {title(f, card)}", {"card": card})
+        )
+        if top.source == "draw" and a.player == state.active:
+            state = evolve(state, turn_ends=True)
+        return state
+    fail("No card waits to be discarded")
+
+
+# ------------------------------------------------------------------------------------- turn and game
+
+
+def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
+    """After every action: the game ends the moment someone has three complete lines; an emptied
+    stack ends a turn that was due to end; an empty draw pile is replaced by the discard pile."""
+    if state.finished or state.first_to_complete is not None:
+        return state
+    for k in range(state.seats):
+        seat = (state.active + k) % state.seats
+        board = state.boards[seat]
+        if board is not before.boards[seat] and complete_lines(f, board) == 3:
+            return finish(f, state, seat, ev)
+    if not state.stack and state.turn_ends:
+        nxt = (state.active + 1) % state.seats
+        rnd = state.round + 1 if nxt == 0 else state.round
+        if state.marauders_at is not None:
+            ev.append(Event("MaraudersKept", f"{who(state, state.active)} kept the Chaos Marauders!", {}))
+        state = evolve(state, active=nxt, round=rnd, turn_ends=False, fresh=None, marauders_at=None)
+        ev.append(Event("TurnStarted", f"{who(state, nxt)}'s turn", {"player": nxt, "round": rnd}))
+    if not state.stack and not any(state.pile):
+        if not state.discard:
+            ev.append(Event("CardsExhausted", "No card is left to draw: the game ends", {}))
+            return finish(f, state, None, ev)
+        counts = [0] * len(f.ids)
+        for card in state.discard:
+            counts[f.index[card]] += 1
+        state = evolve(state, pile=tuple(counts), discard=())
+        ev.append(Event("DiscardReshuffled", "Shuffle the discard pile: it is the new draw pile", {}))
+    return state
+
+
+def finish(f: Facts, state: State, seat: int | None, ev: list[Event]) -> State:
+    """``seat`` completed three lines (None: no card left to draw): the game ends now, cards still in
+    hand are discarded, and the Idol's holder rolls for it unless he has a Shaman."""
+    held = state.held_cards()
+    state = evolve(
+        state,
+        stack=(),
+        discard=state.discard + held,
+        first_to_complete=seat,
+        fresh=None,
+        marauders_at=None,
+        turn_ends=False,
+    )
+    if seat is not None:
+        ev.append(Event("GameEnding", f"{who(state, seat)} completed three battle lines!", {"player": seat}))
+    holder = idol_holder(f, state)
+    if holder is not None and not board_has(f, state.boards[holder], Ability.SHAMAN):
+        return push(state, IdolRolls(holder))
+    return evolve(state, finished=True)

@@ -1,0 +1,245 @@
+"""What the table must do next: the prompt for the top step, and every legal answer as data.
+
+Open inputs are not enumerated: a draw is listed once per card title still in the pile, a card laid
+straight on a reader (Place instead of Draw) is the same draw, and Bilge's reorganisation is a whole
+layout. Several Cube faces in one Roll are accepted where several rolls are due, but listed as one.
+"""
+
+from __future__ import annotations
+
+from companion.engine import Action, Choice, Prompt, Roll, RollRequest
+from companion.games.chaos_marauders.actions import (
+    CUBE,
+    EYE,
+    FACES,
+    MARK,
+    Attack,
+    Blast,
+    Decline,
+    Discard,
+    Draw,
+    ForceDiscard,
+    Pick,
+    Place,
+    Shout,
+)
+from companion.games.chaos_marauders.cards import Colour
+from companion.games.chaos_marauders.catalog import Ability
+from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.placement import legal_slots
+from companion.games.chaos_marauders.state import (
+    AttackOffer,
+    AttackRoll,
+    BilgeChoice,
+    BlowbackTarget,
+    BlueRolls,
+    CardChoice,
+    GreenRoll,
+    IdolRolls,
+    OdluggEats,
+    OdluggRolls,
+    PlaceStep,
+    State,
+)
+from companion.games.chaos_marauders.targets import (
+    attack_targets,
+    blast_targets,
+    git_spots,
+    steal_targets,
+    stick_targets,
+    take_targets,
+)
+
+ONE_ROLL = RollRequest(CUBE, 1, FACES)
+
+
+def _rolls(seat: int) -> list[Action]:
+    return [Roll(seat, CUBE, (EYE,)), Roll(seat, CUBE, (MARK,))]  # type: ignore[arg-type]
+
+
+def legal(f: Facts, state: State) -> list[Action]:
+    if state.finished:
+        return []
+    top = state.top
+    out: list[Action] = []
+    if top is None:
+        out = [Draw(state.active, card) for card, n in zip(f.ids, state.pile, strict=True) if n]  # type: ignore[arg-type]
+    elif isinstance(top, PlaceStep):
+        out = _place_options(f, state, top)
+    elif isinstance(top, AttackOffer):
+        out = [
+            Attack(top.player, top.line, q, m)
+            for q, m in attack_targets(f, state, top.player, top.line, top.bilge)
+        ]  # type: ignore[arg-type]
+        out.append(Decline(top.player))  # type: ignore[arg-type]
+    elif isinstance(top, CardChoice):
+        out = [Pick(top.player, *spot) for spot in _choice_spots(f, state, top)]  # type: ignore[arg-type]
+        out.append(Decline(top.player))  # type: ignore[arg-type]
+    elif isinstance(top, BlowbackTarget):
+        out = [Blast(top.player, q, m) for q, m in blast_targets(f, state, top.player)]  # type: ignore[arg-type]
+        out.append(Decline(top.player))  # type: ignore[arg-type]
+    elif isinstance(top, BilgeChoice):
+        out = [
+            Attack(top.player, top.line, q, m)
+            for q, m in attack_targets(f, state, top.player, top.line, True)
+        ]  # type: ignore[arg-type]
+        out.append(Decline(top.player))  # type: ignore[arg-type]
+    elif isinstance(top, OdluggRolls):
+        for seat, face in enumerate(top.faces):
+            if not face:
+                out.extend(_rolls(seat))
+    else:
+        out = _rolls(top.player)
+    if state.first_to_complete is None:
+        out.extend(_interjections(f, state))
+    return out
+
+
+def _interjections(f: Facts, state: State) -> list[Action]:
+    """Shouts and Sneaky Git threats: answers from players other than the one the prompt names."""
+    out: list[Action] = []
+    top = state.top
+    if top is None or (isinstance(top, PlaceStep) and top.source == "draw" and top.player == state.active):
+        out.extend(Shout(seat) for seat in range(state.seats) if seat != state.active)  # type: ignore[arg-type]
+    if state.fresh is not None:
+        for li, s in git_spots(f, state, state.active):
+            owner = state.owner_at(state.active, li, s)
+            if owner is not None:
+                out.append(ForceDiscard(owner, li, s))  # type: ignore[arg-type]
+    return out
+
+
+def _place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
+    seat = top.player
+    cards = [p.card for p in top.cards]
+    if top.source == "capture" and any(f.ability[c] == Ability.SNEAKY_GIT for c in cards):
+        cards = [c for c in cards if f.ability[c] == Ability.SNEAKY_GIT]
+    lines = (top.hint_line,) if top.hint_line is not None else (0, 1, 2)
+    out: list[Action] = []
+    for card in dict.fromkeys(cards):
+        ability = f.ability[card]
+        drawn = top.source == "draw"
+        opponents = [q for q in range(state.seats) if q != seat]
+        if drawn and ability == Ability.SNEAKY_GIT:
+            targets = opponents
+        elif drawn and ability == Ability.IDOL:
+            targets = [seat, *opponents]
+        else:
+            targets = [seat]
+        placeable = False
+        for target in targets:
+            board = state.boards[target]
+            for li in lines:
+                for s in legal_slots(f, board[li], card, near=target != seat):
+                    placeable = True
+                    out.append(Place(seat, card, li, s, None if target == seat else target))  # type: ignore[arg-type]
+        if not (placeable and f.colour[card] is Colour.RED):
+            out.append(Discard(seat, card))  # type: ignore[arg-type]
+        if drawn and ability == Ability.SNEAKY_GIT:
+            out.extend(Pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))  # type: ignore[arg-type]
+    return out
+
+
+def _choice_spots(f: Facts, state: State, top: CardChoice) -> list[tuple[int, int, int]]:
+    if top.ability == "stick":
+        return stick_targets(f, state, top.player)
+    if top.ability == "steal":
+        return steal_targets(f, state, top.player)
+    assert top.versus is not None
+    return take_targets(state, top.versus)
+
+
+# -------------------------------------------------------------------------------------------- prompt
+
+
+def prompt(f: Facts, state: State) -> Prompt | None:
+    if state.finished:
+        return None
+    top = state.top
+    names = state.names
+
+    def choices() -> tuple[Choice, ...]:
+        own = [a for a in legal(f, state) if not isinstance(a, Shout | ForceDiscard)]
+        return tuple(Choice(label(f, state, a), a) for a in own)
+
+    if top is None:
+        name = names[state.active]
+        return Prompt("draw", (state.active,), f"{name}: draw a card")  # type: ignore[arg-type]
+    if isinstance(top, PlaceStep):
+        what = ", ".join(f.card[p.card].title for p in top.cards)
+        verb = {"capture": "place the captured", "steal": "place the stolen", "pull": "place"}.get(
+            top.source, "place"
+        )
+        where = f" in line {top.hint_line + 1}: which slot?" if top.hint_line is not None else " (or discard)"
+        return Prompt("place", (top.player,), f"{names[top.player]}: {verb} {what}{where}", choices())  # type: ignore[arg-type]
+    if isinstance(top, AttackOffer):
+        text = f"{names[top.player]}: line {top.line + 1} is complete. Attack, or decline?"
+        return Prompt("attack", (top.player,), text, choices())  # type: ignore[arg-type]
+    if isinstance(top, BilgeChoice):
+        text = f"{names[top.player]}: Bilge Guttrot may reorganise your lines or lead line {top.line + 1} to attack"
+        return Prompt("bilge", (top.player,), text, choices())  # type: ignore[arg-type]
+    if isinstance(top, CardChoice):
+        texts = {
+            "stick": "Bozlum Pigstickers: discard a purple card of an opponent, or decline",
+            "steal": "Venemous Creeps: take a non-purple card from an opponent, or decline",
+            "take": f"false shout: take any card from {names[top.versus or 0]}'s lines, or decline",
+        }
+        return Prompt(top.ability, (top.player,), f"{names[top.player]}: {texts[top.ability]}", choices())  # type: ignore[arg-type]
+    if isinstance(top, BlowbackTarget):
+        text = f"{names[top.player]}: aim Skyrr's Blowback at an opponent's line, or decline"
+        return Prompt("blast", (top.player,), text, choices())  # type: ignore[arg-type]
+    return _roll_prompt(f, state)
+
+
+def _roll_prompt(f: Facts, state: State) -> Prompt:
+    top = state.top
+    names = state.names
+    if isinstance(top, OdluggRolls):
+        waiting = tuple(seat for seat, face in enumerate(top.faces) if not face)
+        return Prompt("roll", waiting, "Odlugg Spleenripper: everyone rolls the Cube!", roll=ONE_ROLL)  # type: ignore[arg-type]
+    assert top is not None and not isinstance(
+        top, PlaceStep | AttackOffer | BilgeChoice | CardChoice | BlowbackTarget
+    )
+    name = names[top.player]
+    if isinstance(top, AttackRoll):
+        text = f"{name}: roll the Cube for line {top.line + 1}'s attack on {names[top.target]}'s line {top.target_line + 1}"
+        return Prompt("roll", (top.player,), text, roll=ONE_ROLL)  # type: ignore[arg-type]
+    if isinstance(top, GreenRoll):
+        texts = {
+            "dagromm": f"Dagromm Flailbreath: roll {top.count + 1} of 4",
+            "blowback": f"Skyrr's Blowback at {names[top.target]}'s line {top.target_line + 1}",
+            "git-odlugg": f"will Odlugg eat the Sneaky Git placed on {names[top.target]}?",
+        }
+        return Prompt("roll", (top.player,), f"{name}: roll the Cube! {texts[top.ability]}", roll=ONE_ROLL)  # type: ignore[arg-type]
+    if isinstance(top, OdluggEats):
+        n = len(top.spots)
+        text = f"{name}: Odlugg is hungry: roll the Cube for each blue card and Sneaky Git ({n} left)"
+        return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, n, FACES))  # type: ignore[arg-type]
+    if isinstance(top, BlueRolls):
+        text = f"{name}: Odlugg eyes the booty: roll the Cube for {f.card[top.cards[0]].title}"
+        return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, len(top.cards), FACES))  # type: ignore[arg-type]
+    assert isinstance(top, IdolRolls)
+    left = 6 - len(top.faces)
+    text = f"{name}: the Idol! Roll the Cube {left} more times (any Mark of Chaos: -90)"
+    return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, left, FACES))  # type: ignore[arg-type]
+
+
+def label(f: Facts, state: State, a: Action) -> str:
+    names = state.names
+    if isinstance(a, Place):
+        whose = "" if a.target is None else f"{names[a.target]}'s "
+        return f"{f.card[a.card].title}: {whose}line {a.line + 1}, slot {(a.slot or 0) + 1}"
+    if isinstance(a, Discard):
+        return f"Discard {f.card[a.card].title}" if a.card else "Discard"
+    if isinstance(a, Attack):
+        return f"Attack {names[a.target]}'s line {a.target_line + 1}"
+    if isinstance(a, Blast):
+        return f"Blast {names[a.target]}'s line {a.line + 1}"
+    if isinstance(a, Pick):
+        card = state.card_at(a.target, a.line, a.slot)
+        return f"{names[a.target]}'s {f.card[card].title if card else '?'} (line {a.line + 1}, slot {a.slot + 1})"
+    if isinstance(a, Roll):
+        return "Orcish Eye" if a.faces == (EYE,) else "Mark of Chaos"
+    if isinstance(a, Decline):
+        return "Decline"
+    return a.kind

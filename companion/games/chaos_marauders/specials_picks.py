@@ -1,0 +1,182 @@
+"""Abilities that pick a card on the table, and the shouts and threats any player may make.
+
+- Bozlum Pigstickers: discard one purple card (or Odlugg) of an opponent, or decline.
+- Venemous Creeps: take one non-purple card from an opponent and place it; the Creeps are discarded.
+- A false "Chaos Marauders!" shout: the active player takes any one card of the shouter's lines.
+- Sneaky Git: assassinate a Git in one's own line instead of placing the drawn one; an owner's forced
+  discard of the card the victim has just drawn (the Git goes too and the victim's turn ends).
+"""
+
+from __future__ import annotations
+
+from companion.engine import Event
+from companion.games.chaos_marauders.actions import Decline, ForceDiscard, Pick, Shout
+from companion.games.chaos_marauders.catalog import Ability
+from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.flow import fail, line_name, receive, title, who
+from companion.games.chaos_marauders.state import (
+    CardChoice,
+    Pending,
+    PlaceStep,
+    State,
+    discard,
+    evolve,
+    pop,
+    push,
+    set_cell,
+)
+from companion.games.chaos_marauders.targets import steal_targets, stick_targets, take_targets
+
+
+def pick(f: Facts, state: State, a: Pick, ev: list[Event]) -> State:
+    top = state.top
+    if isinstance(top, PlaceStep) and top.source == "draw" and top.cards[0].card in f.card:
+        if f.ability[top.cards[0].card] == Ability.SNEAKY_GIT:
+            return _assassinate(f, state, top, a, ev)
+    if not isinstance(top, CardChoice):
+        fail("No card is to be picked now")
+    if a.player != top.player:
+        fail(f"It is {who(state, top.player)}'s choice")
+    spot = (a.target, a.line, a.slot)
+    card = state.card_at(*spot)
+    if card is None:
+        fail(f"{who(state, a.target)}'s {line_name(a.line)} has no card in slot {a.slot + 1}")
+    if top.ability == "stick":
+        if spot not in stick_targets(f, state, a.player):
+            fail("Bozlum Pigstickers may only discard a purple card (or Odlugg) of an opponent")
+        state = discard(set_cell(pop(state), *spot, None), card)
+        ev.append(
+            Event("CardStuck", f"Bozlum Pigstickers discard {who(state, a.target)}'s {title(f, card)}", {})
+        )
+        return state
+    if top.ability == "steal":
+        if spot not in steal_targets(f, state, a.player):
+            fail("Venemous Creeps may take any card of an opponent but a purple one")
+        return _take(f, state, top, spot, card, "steal", ev)
+    if a.target != top.versus:
+        fail(f"Take a card from {who(state, top.versus or 0)}'s lines")
+    assert top.versus is not None
+    if spot not in take_targets(state, top.versus):
+        fail("That is not a card of the shouter's lines")
+    return _take(f, state, top, spot, card, "penalty", ev)
+
+
+def _take(
+    f: Facts,
+    state: State,
+    top: CardChoice,
+    spot: tuple[int, int, int],
+    card: str,
+    source: str,
+    ev: list[Event],
+) -> State:
+    owner = state.owner_at(*spot)
+    state = set_cell(pop(state), *spot, None)
+    if top.card is not None:
+        state = discard(state, top.card)  # the Creeps are used once
+    ev.append(
+        Event(
+            "CardTaken",
+            f"{who(state, top.player)} takes {title(f, card)} from {who(state, spot[0])}",
+            {"player": top.player, "from": spot[0], "card": card},
+        )
+    )
+    if owner == top.player:
+        # A Git never lies in its owner's own lines: taking it home means discarding it.
+        return discard(state, card)
+    # Stolen cards may complete a line that then attacks (card reference: Venemous Creeps).
+    return receive(f, state, top.player, (Pending(card, owner),), source, source == "steal", ev)
+
+
+def decline_pick(state: State, a: Decline, ev: list[Event]) -> State:
+    top = state.top
+    assert isinstance(top, CardChoice)
+    state = pop(state)
+    if top.card is not None:
+        state = discard(state, top.card)
+    ev.append(Event("Declined", f"{who(state, a.player)} declines", {"player": a.player}))
+    return state
+
+
+def _assassinate(f: Facts, state: State, top: PlaceStep, a: Pick, ev: list[Event]) -> State:
+    if a.player != top.player:
+        fail(f"It is {who(state, top.player)}'s Sneaky Git")
+    if a.target != a.player:
+        fail("A Sneaky Git assassinates a Git in your own lines")
+    victim = state.card_at(a.player, a.line, a.slot)
+    if victim is None or f.ability[victim] != Ability.SNEAKY_GIT:
+        fail(f"There is no Sneaky Git in slot {a.slot + 1} of your {line_name(a.line)}")
+    state = set_cell(pop(state), a.player, a.line, a.slot, None)
+    state = discard(state, victim, top.cards[0].card)
+    ev.append(
+        Event("GitAssassinated", f"{who(state, a.player)} assassinates a Sneaky Git", {"player": a.player})
+    )
+    return state
+
+
+def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
+    if a.player == state.active:
+        fail("The active player cannot shout Chaos Marauders")
+    top = state.top
+    if top is not None and not (
+        isinstance(top, PlaceStep) and top.source == "draw" and top.player == state.active
+    ):
+        fail("Shout while the active player is drawing or placing")
+    spot = state.marauders_at
+    if spot is not None and state.card_at(state.active, *spot) is not None:
+        card = state.card_at(state.active, *spot)
+        assert card is not None
+        if f.ability[card] == Ability.CHAOS_MARAUDERS:
+            state = evolve(set_cell(state, state.active, *spot, None), marauders_at=None)
+            ev.append(
+                Event(
+                    "MaraudersSpotted",
+                    f"{who(state, a.player)} spotted the Chaos Marauders and takes them!",
+                    {"player": a.player, "from": state.active},
+                )
+            )
+            return receive(f, state, a.player, (Pending(card),), "shout", False, ev)
+    ev.append(
+        Event(
+            "FalseShout",
+            f"False shout! {who(state, state.active)} may take a card from {who(state, a.player)}",
+            {"player": a.player},
+        )
+    )
+    if not take_targets(state, a.player):
+        return state
+    return push(state, CardChoice(state.active, "take", versus=a.player))
+
+
+def force_discard(f: Facts, state: State, a: ForceDiscard, ev: list[Event]) -> State:
+    fresh = state.fresh
+    if fresh is None:
+        fail(f"{who(state, state.active)} has no freshly drawn card to discard")
+    victim = state.active
+    git = state.card_at(victim, a.line, a.slot)
+    if (
+        git is None
+        or f.ability[git] != Ability.SNEAKY_GIT
+        or state.owner_at(victim, a.line, a.slot) != a.player
+    ):
+        fail(f"You have no Sneaky Git in slot {a.slot + 1} of {who(state, victim)}'s {line_name(a.line)}")
+    card, line, slot = fresh
+    if line >= 0 and state.card_at(victim, line, slot) == card:
+        state = set_cell(state, victim, line, slot, None)
+        lost: tuple[str, ...] = (card,)
+    else:
+        lost = ()
+    # Whatever the fresh card set off goes with it; cards still held return to the discard pile.
+    held = state.held_cards()
+    state = set_cell(state, victim, a.line, a.slot, None)
+    state = discard(state, *lost, *held, git)
+    state = evolve(state, stack=(), fresh=None, turn_ends=True, marauders_at=None)
+    ev.append(
+        Event(
+            "ForcedDiscard",
+            f"{who(state, a.player)}'s Sneaky Git strikes: {who(state, victim)} discards {title(f, card)} "
+            "and the turn ends",
+            {"player": a.player, "victim": victim, "card": card},
+        )
+    )
+    return state

@@ -1,0 +1,116 @@
+"""Who and what an ability may aim at: pure questions over a position, shared by apply and prompts."""
+
+from __future__ import annotations
+
+from companion.games.chaos_marauders.cards import Colour
+from companion.games.chaos_marauders.catalog import Ability
+from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.placement import (
+    attack_value,
+    board_has,
+    count_ability,
+    fearless,
+    is_complete,
+    line_has,
+    tribe_attack,
+)
+from companion.games.chaos_marauders.state import State
+
+Spot = tuple[int, int, int]
+"""(seat, line, slot) of a card on the table."""
+
+
+def attack_targets(
+    f: Facts, state: State, seat: int, line: int, bilge: bool = False
+) -> list[tuple[int, int]]:
+    """Opponents' lines that ``seat``'s line ``line`` may attack now (rulebook p.10, Horned Rat,
+    Odlugg and Bilge restrictions). A normal attacker must be complete; Bilge leads any line."""
+    board = state.boards[seat]
+    cells = board[line]
+    if not bilge and not is_complete(f, cells):
+        return []
+    power = tribe_attack(f, board, line)
+    brave = None
+    out = []
+    for other in range(state.seats):
+        if other == seat:
+            continue
+        other_board = state.boards[other]
+        plague = count_ability(f, other_board, Ability.PLAGUE_LORDS)
+        for li, target in enumerate(other_board):
+            if is_complete(f, target) or line_has(f, target, Ability.HORNED_RAT_STANDARD):
+                continue
+            if line_has(f, target, Ability.ODLUGG):
+                if brave is None:
+                    brave = fearless(f, cells)
+                if not brave:
+                    continue
+            if power > attack_value(f, target, plague):
+                out.append((other, li))
+    return out
+
+
+def stick_targets(f: Facts, state: State, seat: int) -> list[Spot]:
+    """Purple cards (and Odlugg) in opponents' lines: a Bozlum Pigsticker's victims."""
+    return [
+        (other, li, s)
+        for other in range(state.seats)
+        if other != seat
+        for li, cells in enumerate(state.boards[other])
+        for s, c in enumerate(cells)
+        if c is not None and (f.colour[c] is Colour.PURPLE or f.ability[c] == Ability.ODLUGG)
+    ]
+
+
+def steal_targets(f: Facts, state: State, seat: int) -> list[Spot]:
+    """Non-purple cards in opponents' lines: what Venemous Creeps may take."""
+    return [
+        (other, li, s)
+        for other in range(state.seats)
+        if other != seat
+        for li, cells in enumerate(state.boards[other])
+        for s, c in enumerate(cells)
+        if c is not None and f.colour[c] is not Colour.PURPLE
+    ]
+
+
+def take_targets(state: State, versus: int) -> list[Spot]:
+    """Every card of a false shouter's lines (even protected or completed ones)."""
+    return [
+        (versus, li, s)
+        for li, cells in enumerate(state.boards[versus])
+        for s, c in enumerate(cells)
+        if c is not None
+    ]
+
+
+def blast_targets(f: Facts, state: State, seat: int) -> list[tuple[int, int]]:
+    """Opponents' lines holding cards and no Horned Rat Standard: Skyrr's Blowback's targets."""
+    return [
+        (other, li)
+        for other in range(state.seats)
+        if other != seat
+        for li, cells in enumerate(state.boards[other])
+        if any(c is not None for c in cells) and not line_has(f, cells, Ability.HORNED_RAT_STANDARD)
+    ]
+
+
+def git_spots(f: Facts, state: State, seat: int) -> list[tuple[int, int]]:
+    """(line, slot) of the Sneaky Gits in ``seat``'s own lines (candidates for assassination)."""
+    return [
+        (li, s)
+        for li, cells in enumerate(state.boards[seat])
+        for s, c in enumerate(cells)
+        if c is not None and f.ability[c] == Ability.SNEAKY_GIT
+    ]
+
+
+def holds_odlugg(f: Facts, state: State, seat: int) -> bool:
+    return board_has(f, state.boards[seat], Ability.ODLUGG)
+
+
+def idol_holder(f: Facts, state: State) -> int | None:
+    for seat in range(state.seats):
+        if board_has(f, state.boards[seat], Ability.IDOL):
+            return seat
+    return None

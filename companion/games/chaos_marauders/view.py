@@ -1,0 +1,147 @@
+"""The TV's picture of a Chaos Marauders game: plain JSON, scores as they would stand if it ended now.
+
+The Chaos Marauders card placed by the active player this turn is shown face-down ("hidden"): the
+rules let him keep it only if nobody spots it, so the screen must not spot it for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.engine import JSON, Prompt
+from companion.games.chaos_marauders import lines as line_rules
+from companion.games.chaos_marauders.catalog import Ability
+from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.placement import count_ability, line_has
+from companion.games.chaos_marauders.scoring import (
+    IdolRollsError,
+    PlayerScore,
+    Tribe,
+    score_table,
+    score_tribe,
+)
+from companion.games.chaos_marauders.state import PlaceStep, State
+from companion.games.chaos_marauders.targets import idol_holder
+
+
+def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
+    scores = _scores(f, state)
+    top = state.top
+    drawn = None
+    if isinstance(top, PlaceStep) and top.source == "draw" and top.cards:
+        drawn = _card(f, top.cards[0].card, top.cards[0].owner)
+    players = []
+    for seat in range(state.seats):
+        board = state.boards[seat]
+        plague = count_ability(f, board, Ability.PLAGUE_LORDS)
+        hidden = state.marauders_at if seat == state.active else None
+        lines_json = []
+        for li, cells in enumerate(board):
+            complete = line_rules.is_complete(cells, f.catalog)
+            slots: list[JSON] = []
+            for s, card in enumerate(cells):
+                if card is None:
+                    slots.append(None)
+                elif hidden == (li, s):
+                    slots.append({"id": "hidden", "title": "A card", "hidden": True})
+                else:
+                    slots.append(_card(f, card, state.owner_at(seat, li, s)))
+            lines_json.append(
+                {
+                    "index": li,
+                    "slots": slots,
+                    "complete": complete,
+                    "attack_value": line_rules.attack_value(cells, f.catalog, plague),
+                    "can_attack": _can_attack(state, seat, li),
+                    "protected": line_has(f, cells, Ability.HORNED_RAT_STANDARD),
+                    "card_count": line_rules.card_count(cells),
+                }
+            )
+        players.append(
+            {
+                "seat": seat,
+                "name": state.names[seat],
+                "colour": state.colours[seat],
+                "active": seat == state.active and not state.finished,
+                "score": scores[seat].to_json(),
+                "lines": lines_json,
+                "chaos_marauders_hidden": hidden is not None,
+            }
+        )
+    return {
+        "game": "chaos-marauders",
+        "title": "Chaos Marauders",
+        "round": state.round,
+        "active": state.active,
+        "draw_pile": sum(state.pile),
+        "discard_pile": {
+            "count": len(state.discard),
+            "top": _card(f, state.discard[-1], None) if state.discard else None,
+        },
+        "drawn_card": drawn,
+        "players": players,
+        "prompt": prompt.to_json() if prompt else None,
+        "finished": state.finished,
+        "first_to_complete": state.first_to_complete,
+        "result": _result(f, state) if state.finished else None,
+    }
+
+
+def _card(f: Facts, card: str, owner: int | None) -> dict[str, JSON]:
+    c = f.card[card]
+    return {
+        "id": c.id,
+        "title": c.title,
+        "colour": c.colour.value,
+        "attack": c.attack,
+        "vp": c.vp,
+        "symbol": c.symbol,
+        "role": c.role.value if c.role else None,
+        "machine": c.machine,
+        "part": c.part.value if c.part else None,
+        "owner": owner,
+    }
+
+
+def _can_attack(state: State, seat: int, line: int) -> bool:
+    top = state.top
+    return (
+        getattr(top, "player", None) == seat
+        and getattr(top, "line", None) == line
+        and (type(top).__name__ in ("AttackOffer", "BilgeChoice"))
+    )
+
+
+def _tribes(state: State) -> list[Tribe]:
+    return [Tribe(state.names[s], tuple(state.boards[s])) for s in range(state.seats)]
+
+
+def _scores(f: Facts, state: State) -> list[PlayerScore]:
+    """Each tribe's breakdown as if the game ended now (an Idol still awaiting its rolls counts 0)."""
+    out = []
+    for seat, tribe in enumerate(_tribes(state)):
+        first = state.first_to_complete == seat
+        rolls = state.idol_faces if state.idol_faces is not None and idol_holder(f, state) == seat else None
+        try:
+            out.append(score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=rolls))
+        except IdolRollsError:
+            score = score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=("eye",) * 6)
+            out.append(replace(score, idol=0))
+    return out
+
+
+def result(f: Facts, state: State) -> dict[str, JSON]:
+    return _result(f, state)
+
+
+def _result(f: Facts, state: State) -> dict[str, JSON]:
+    holder = idol_holder(f, state)
+    rolls = {holder: state.idol_faces} if holder is not None and state.idol_faces is not None else None
+    table = score_table(
+        _tribes(state), f.catalog, first_to_complete=state.first_to_complete, idol_rolls=rolls
+    )
+    return {
+        "winners": list(table.winners),
+        "tie": table.tie,
+        "players": [p.to_json() for p in table.players],
+    }

@@ -1,0 +1,118 @@
+"""Restart: rebuild the current game from the event log, from the newest usable snapshot onward."""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import JSON, Game, Setup
+from companion.session.run import Applied, GameRun
+from companion.session.store import EventLog, InputRow
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ResumeStats:
+    """How the last start found its game (for logs and the benchmark)."""
+
+    game_id: int | None = None
+    inputs: int = 0
+    """Effective actions of the current game."""
+    replayed: int = 0
+    """Actions applied at start (the rest came from the snapshot)."""
+    snapshot_seq: int | None = None
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Resumed:
+    run: GameRun | None
+    seq: int
+    last_change: dict[str, JSON] | None
+    stats: ResumeStats
+    problems: tuple[str, ...] = ()
+
+
+def effective_inputs(rows: list[InputRow]) -> tuple[list[Applied], list[Applied]]:
+    """The actions that make the position (not reverted), and the redo stack, from a game's inputs."""
+    applied: list[Applied] = []
+    by_seq: dict[int, Applied] = {}
+    redo: list[Applied] = []
+    for row in rows:
+        if row.kind == "act":
+            item = Applied(row.seq, row.payload, row.events)
+            by_seq[row.seq] = item
+            if not row.reverted:
+                applied.append(item)
+            redo.clear()  # a new action ends what could be redone
+        elif row.kind == "undo" and row.target in by_seq:
+            redo.append(by_seq[row.target])
+        elif row.kind == "redo" and redo and redo[-1].seq == row.target:
+            redo.pop()
+    return applied, redo
+
+
+def change_of(row: InputRow | None) -> dict[str, JSON] | None:
+    if row is None:
+        return None
+    return {"seq": row.seq, "source": row.source, "kind": row.kind, "events": json.loads(row.events)}
+
+
+def _snapshot(log: EventLog, game: Game, game_id: int, applied: list[Applied]) -> tuple[int, Any, int | None]:
+    """(count of actions it covers, state, its seq); (0, None, None) when no snapshot is usable."""
+    index = {item.seq: i for i, item in enumerate(applied)}
+    for seq, blob in log.snapshots(game_id, game.rules_version):
+        if seq not in index:
+            continue  # covers an undone action (should have been dropped with the undo)
+        try:
+            return index[seq] + 1, pickle.loads(blob), seq
+        except Exception:
+            logger.warning("snapshot of game %s at #%s cannot be read; trying an older one", game_id, seq)
+    return 0, None, None
+
+
+def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int) -> Resumed:
+    started = time.perf_counter()
+    last = log.last_input()
+    seq = last.seq if last else 0
+    row = log.current_game()
+    if row is None:
+        return Resumed(None, seq, change_of(last), ResumeStats())
+    try:
+        game = find_game(row.game)
+        setup = Setup.from_json(json.loads(row.setup))
+        initial = game.new_game(setup)
+    except Exception as exc:
+        logger.exception("cannot resume game %s (%s)", row.id, row.game)
+        problem = f"game #{row.id} ({row.game}) cannot be resumed: {exc}"
+        return Resumed(None, seq, change_of(last), ResumeStats(game_id=row.id), (problem,))
+    if game.rules_version != row.rules_version:
+        logger.warning(
+            "game %s started under rules %s, resuming under %s", row.id, row.rules_version, game.rules_version
+        )
+    run = GameRun(game, row.id, setup, initial, snapshot_every, ended=row.ended is not None)
+    applied, redo = effective_inputs(log.inputs(row.id))
+    count, state, snapshot_seq = _snapshot(log, game, row.id, applied)
+    problems: list[str] = []
+    try:
+        run.adopt(applied, redo, count, initial if state is None else state)
+    except Exception as exc:
+        # The rules changed under a stored input: keep the position up to it and say so.
+        bad = applied[len(run.applied)]
+        logger.exception("input #%s of game %s no longer applies", bad.seq, row.id)
+        problems.append(f"input #{bad.seq} no longer applies under rules {game.rules_version}: {exc}")
+        run.redo.clear()
+    stats = ResumeStats(
+        game_id=row.id,
+        inputs=len(run.applied),
+        replayed=len(run.applied) - count,
+        snapshot_seq=snapshot_seq,
+        seconds=time.perf_counter() - started,
+    )
+    return Resumed(run, seq, change_of(last), stats, tuple(problems))

@@ -1,0 +1,154 @@
+"""One game in memory: its effective inputs, the undo/redo stacks and cached positions. No I/O.
+
+The position is always ``replay(effective inputs)``. Undo needs the position *before* the last
+input; rather than keep every position (a long game would not fit a Pi's memory) the run keeps a
+checkpoint every ``checkpoint_every`` inputs and the last few positions, and replays the short gap.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import JSON, Event, Game, Setup
+
+logger = logging.getLogger(__name__)
+
+RECENT_POSITIONS = 16
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An accepted action, kept as the JSON text the log holds (parsed again only when replayed)."""
+
+    seq: int
+    payload: str
+    events: str
+    """JSON list of ``Event.to_json()``."""
+
+    def event_texts(self) -> list[str]:
+        return [e["text"] for e in json.loads(self.events)]
+
+
+def replay(game: Game, setup: Setup, payloads: Iterable[JSON], start: Any = None) -> Any:
+    """The position after applying ``payloads`` (action JSON) in order, from ``start`` or a new game."""
+    state = game.new_game(setup) if start is None else start
+    for payload in payloads:
+        state, _ = game.apply(state, game.parse_action(payload))
+    return state
+
+
+def encode_events(events: Iterable[Event]) -> str:
+    return json.dumps([e.to_json() for e in events], separators=(",", ":"))
+
+
+@dataclass
+class GameRun:
+    """The current game of a session. Only the writer thread touches it."""
+
+    game: Game
+    game_id: int
+    setup: Setup
+    initial: Any
+    checkpoint_every: int
+    ended: bool = False
+    state: Any = None
+    applied: list[Applied] = field(default_factory=list)
+    redo: list[Applied] = field(default_factory=list)
+    _checkpoints: dict[int, Any] = field(default_factory=dict)
+    _recent: deque[tuple[int, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_POSITIONS))
+    _view: dict[str, JSON] | None = None
+
+    def __post_init__(self) -> None:
+        if self.state is None:
+            self.state = self.initial
+        self._checkpoints[0] = self.initial
+
+    @property
+    def game_view(self) -> dict[str, JSON]:
+        """``game.view(state)``, computed once per position (device reports republish it unchanged)."""
+        if self._view is None:
+            self._view = self.game.view(self.state)
+        return self._view
+
+    @property
+    def finished(self) -> bool:
+        return self.ended or self.game.is_over(self.state)
+
+    @property
+    def can_undo(self) -> bool:
+        return not self.ended and bool(self.applied)
+
+    @property
+    def can_redo(self) -> bool:
+        return not self.ended and bool(self.redo)
+
+    def push(self, applied: Applied, state: Any, view: dict[str, JSON], *, redoing: bool = False) -> None:
+        """Records an accepted action and its resulting position (a new action clears the redo stack)."""
+        if redoing:
+            self.redo.pop()
+        else:
+            self.redo.clear()
+        self.applied.append(applied)
+        self._set(state, view)
+
+    def position_before_last(self) -> Any:
+        """The position the last undo would return to (computed, nothing changes)."""
+        return self.position_at(len(self.applied) - 1)
+
+    def pop(self, state: Any, view: dict[str, JSON]) -> Applied:
+        """Undoes the last action; ``state`` is ``position_before_last()``."""
+        undone = self.applied.pop()
+        self.redo.append(undone)
+        self._set(state, view)
+        return undone
+
+    def position_at(self, count: int) -> Any:
+        """The position after the first ``count`` effective actions."""
+        if count == len(self.applied):
+            return self.state
+        for at, state in reversed(self._recent):
+            if at == count:
+                return state
+        start = max(i for i in self._checkpoints if i <= count)
+        state = self._checkpoints[start]
+        for i in range(start, count):
+            state, _ = self.game.apply(state, self.game.parse_action(json.loads(self.applied[i].payload)))
+            if (i + 1) % self.checkpoint_every == 0:
+                self._checkpoints[i + 1] = state
+        return state
+
+    def adopt(self, applied: list[Applied], redo: list[Applied], count: int, state: Any) -> None:
+        """Resume: ``state`` is the position after ``applied[:count]`` (a snapshot); replays the rest."""
+        self.applied = []
+        self.redo = list(redo)
+        self.applied = list(applied[:count])
+        self._checkpoints[count] = state
+        self.state = state
+        for item in applied[count:]:
+            state, _ = self.game.apply(state, self.game.parse_action(json.loads(item.payload)))
+            self.applied.append(item)
+            if len(self.applied) % self.checkpoint_every == 0:
+                self._checkpoints[len(self.applied)] = state
+            self.state = state
+        self._view = None
+
+    def wants_snapshot(self) -> bool:
+        return bool(self.applied) and len(self.applied) % self.checkpoint_every == 0
+
+    def _set(self, state: Any, view: dict[str, JSON]) -> None:
+        count = len(self.applied)
+        # Checkpoints past the current length belong to undone actions; a redo recomputes them.
+        for stale in [i for i in self._checkpoints if i > count]:
+            del self._checkpoints[stale]
+        while self._recent and self._recent[-1][0] >= count:
+            self._recent.pop()
+        self._recent.append((count, state))
+        if count % self.checkpoint_every == 0:
+            self._checkpoints[count] = state
+        self.state = state
+        self._view = view

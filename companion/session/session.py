@@ -1,0 +1,248 @@
+"""The table session: the one writer of game state and of the event log (DESIGN.md, Session).
+
+Callers on any thread ``submit`` commands; one writer thread takes them from a queue in order,
+answers each after its input is durable, and publishes the resulting view to every subscriber.
+Device reports travel the same queue, so the writer is the only code that ever builds a view.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from companion.engine import JSON, Game
+from companion.session import history as history_queries
+from companion.session.contract import Command, Outcome
+from companion.session.feed import Feed, Subscriber
+from companion.session.resume import ResumeStats
+from companion.session.store import EventLog
+from companion.session.views import Position, PublishedView, build_view
+from companion.session.writer import Writer
+
+logger = logging.getLogger(__name__)
+
+
+def _default_find_game(name: str) -> Game:
+    from companion.games import find_game  # engines load lazily, only when a game is played
+
+    return find_game(name)
+
+
+class _Pending:
+    """A submitted command and its answer; the submitter may withdraw it until the writer takes it."""
+
+    def __init__(self, command: Command) -> None:
+        self.command = command
+        self.outcome: Outcome | None = None
+        self.done = threading.Event()
+        self._lock = threading.Lock()
+        self._state = "pending"
+
+    def take(self) -> bool:
+        with self._lock:
+            if self._state != "pending":
+                return False
+            self._state = "taken"
+            return True
+
+    def withdraw(self) -> bool:
+        with self._lock:
+            if self._state != "pending":
+                return False
+            self._state = "withdrawn"
+            return True
+
+    def answer(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.done.set()
+
+
+class _DeviceReport:
+    def __init__(self, name: str, status: Mapping[str, JSON]) -> None:
+        self.name = name
+        self.status = status
+
+
+_STOP = object()
+
+
+class Session:
+    """Implements ``companion.session.contract.SessionPort`` over a SQLite event log.
+
+    ``find_game`` maps a game name to an engine (``companion.games.find_game`` by default; tests pass
+    their own). ``clock`` gives the wall time stored with each input. Nothing happens until ``start``.
+    """
+
+    def __init__(
+        self,
+        db_path: str | Path,
+        find_game: Callable[[str], Game] = _default_find_game,
+        *,
+        clock: Callable[[], float] = time.time,
+        snapshot_every: int = 100,
+        subscriber_depth: int = 16,
+    ) -> None:
+        if snapshot_every < 1:
+            raise ValueError("snapshot_every must be at least 1")
+        self.db_path = Path(db_path)
+        self._writer = Writer(EventLog(self.db_path), find_game, clock, snapshot_every)
+        self._feed = Feed(
+            build_view(seq=0, position=Position(), last_change=None, devices={}, notices=[]), subscriber_depth
+        )
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._devices: dict[str, dict[str, JSON]] = {}
+        self._device_notices: dict[str, list[dict[str, JSON]]] = {}
+        self._resume_stats = ResumeStats()
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Opens the log, resumes the current game and starts the writer thread."""
+        if self._thread is not None:
+            raise RuntimeError("the session is already running")
+        self._writer.log.open()
+        try:
+            self._resume_stats = self._writer.resume()
+        except BaseException:
+            self._writer.log.close()
+            raise
+        stats = self._resume_stats
+        logger.info(
+            "resumed game %s: %d inputs, %d replayed in %.3f s (snapshot at #%s)",
+            stats.game_id,
+            stats.inputs,
+            stats.replayed,
+            stats.seconds,
+            stats.snapshot_seq,
+        )
+        self._feed.publish(self._render(self._writer.seq, self._writer.position(), self._writer.last_change))
+        self._writer.snapshot_if_due()
+        self._thread = threading.Thread(target=self._loop, name="session-writer", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Answers what is queued, stops the writer, closes the log and every subscription."""
+        thread = self._thread
+        if thread is None:
+            return
+        self._queue.put(_STOP)
+        thread.join(timeout)
+        if thread.is_alive():
+            logger.error("the session writer did not stop within %.1f s", timeout)
+            return
+        self._thread = None
+        self._writer.log.close()
+        self._feed.close_all()
+
+    def __enter__(self) -> Session:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def resume_stats(self) -> ResumeStats:
+        """How the last ``start`` rebuilt the game (inputs replayed, snapshot used, seconds)."""
+        return self._resume_stats
+
+    @property
+    def state(self) -> Any:
+        """The current game state (immutable; for tests and tools), or None without a game."""
+        run = self._writer.run
+        return None if run is None else run.state
+
+    # -- SessionPort --------------------------------------------------------------------------
+
+    def submit(self, command: Command, timeout: float = 5.0) -> Outcome:
+        if not self.running:
+            return Outcome(accepted=False, error="unavailable", reason="the session is not running")
+        pending = _Pending(command)
+        self._queue.put(pending)
+        if not pending.done.wait(timeout) and pending.withdraw():
+            return Outcome(accepted=False, error="unavailable", reason="the session is busy; try again")
+        pending.done.wait()  # taken by the writer: its answer is moments away
+        assert pending.outcome is not None
+        return pending.outcome
+
+    def view(self) -> PublishedView:
+        return self._feed.latest
+
+    def subscribe(self) -> Subscriber:
+        return self._feed.subscribe()
+
+    def report_device(self, name: str, status: Mapping[str, JSON]) -> None:
+        """Safe from any thread (a serial or GPIO callback): the writer merges it and republishes."""
+        self._queue.put(_DeviceReport(name, dict(status)))
+
+    # -- reading the log (any thread) -----------------------------------------------------------
+
+    def games(self) -> list[dict[str, JSON]]:
+        return history_queries.games(self.db_path)
+
+    def history(self, game_id: int | None = None, limit: int = 100) -> list[dict[str, JSON]]:
+        return history_queries.history(self.db_path, game_id, limit)
+
+    def export_jsonl(self, game_id: int | None = None) -> Iterator[str]:
+        return history_queries.export_jsonl(self.db_path, game_id)
+
+    # -- the writer thread --------------------------------------------------------------------
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            try:
+                if isinstance(item, _Pending):
+                    self._handle(item)
+                elif isinstance(item, _DeviceReport):
+                    self._device(item)
+            except Exception:
+                # Never let one bad item end the only writer.
+                logger.exception("the session writer failed on %r", item)
+                if isinstance(item, _Pending) and not item.done.is_set():
+                    item.answer(Outcome(accepted=False, error="internal", reason="internal error"))
+
+    def _handle(self, pending: _Pending) -> None:
+        if not pending.take():
+            return  # the submitter gave up before we got here: never apply it behind its back
+        outcome, view = self._writer.handle(pending.command, self._render)
+        if view is not None:
+            self._feed.publish(view)
+        pending.answer(outcome)
+        self._writer.snapshot_if_due()
+
+    def _device(self, report: _DeviceReport) -> None:
+        status = dict(report.status)
+        notices = [
+            {"level": str(n.get("level", "info")), "text": str(n.get("text", "")), "source": report.name}
+            for n in status.pop("notices", None) or ()
+            if isinstance(n, Mapping)
+        ]
+        if self._devices.get(report.name) == status and self._device_notices.get(report.name, []) == notices:
+            return  # a heartbeat that changes nothing is not worth a publish
+        self._devices[report.name] = status
+        self._device_notices[report.name] = notices
+        self._feed.publish(self._render(self._writer.seq, self._writer.position(), self._writer.last_change))
+
+    def _render(self, seq: int, position: Position, last_change: Mapping[str, JSON] | None) -> PublishedView:
+        notices = list(self._writer.notices)
+        for device_notices in self._device_notices.values():
+            notices.extend(device_notices)
+        return build_view(
+            seq=seq, position=position, last_change=last_change, devices=self._devices, notices=notices
+        )

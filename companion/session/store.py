@@ -1,0 +1,248 @@
+"""The event log on disk: SQLite in WAL mode, written only by the session's writer thread.
+
+Schema and meaning are documented in ``docs/event-log.md``. Every write happens inside
+``transaction()``; with ``synchronous=FULL`` a commit has reached the disk when it returns, which is
+what lets the session publish only durable inputs.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    rules_version TEXT NOT NULL,
+    created REAL NOT NULL,
+    ended REAL
+);
+CREATE TABLE IF NOT EXISTS inputs (
+    seq INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    source TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    observation TEXT,
+    rules_version TEXT NOT NULL,
+    events TEXT NOT NULL,
+    reverted INTEGER NOT NULL DEFAULT 0,
+    target INTEGER
+);
+CREATE INDEX IF NOT EXISTS inputs_by_game ON inputs (game_id, seq);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    rules_version TEXT NOT NULL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+INPUT_COLUMNS = (
+    "seq, game_id, at, source, kind, payload, observation, rules_version, events, reverted, target"
+)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    setup: str
+    """JSON text of ``Setup.to_json()``."""
+    rules_version: str
+    created: float
+    ended: float | None
+
+
+@dataclass(frozen=True)
+class InputRow:
+    seq: int
+    game_id: int
+    at: float
+    source: str
+    kind: str
+    payload: str
+    observation: str | None
+    rules_version: str
+    events: str
+    reverted: bool
+    target: int | None
+
+
+def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit); readers never create the file."""
+    if readonly:
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    else:
+        # Opened by ``Session.start`` then handed to the writer thread: used by one thread at a time.
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    # A reader may meet the writer mid-checkpoint; wait instead of failing.
+    conn.execute("PRAGMA busy_timeout = 2000")
+    return conn
+
+
+def game_row(row: tuple) -> GameRow:
+    return GameRow(*row)
+
+
+def input_row(row: tuple) -> InputRow:
+    values = list(row)
+    values[9] = bool(values[9])
+    return InputRow(*values)
+
+
+class EventLog:
+    """The writer's handle on the log. Not thread-safe: only the writer thread calls it."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._conn: sqlite3.Connection | None = None
+        self._lock_fd: int | None = None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RuntimeError("the event log is not open")
+        return self._conn
+
+    def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock()
+        try:
+            self._conn = self._connect()
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _lock(self) -> None:
+        """Two writers on one log would each believe their own position; the second one must not start."""
+        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RuntimeError(f"{self.path}: another session is already writing this event log") from None
+        self._lock_fd = fd
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the lock (and the OS releases it on a crash)
+            self._lock_fd = None
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = connect(self.path)
+        conn.execute("PRAGMA journal_mode = WAL")
+        # FULL: the WAL is synced at every commit, so an input is on disk before it is published.
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            conn.close()
+            raise RuntimeError(f"{self.path}: event log schema {version} is newer than this program's")
+        conn.executescript(SCHEMA)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._unlock()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside are committed (durably) together, or none are."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    # -- writes (inside a transaction) -------------------------------------------------------
+
+    def add_game(self, game: str, setup: str, rules_version: str, at: float) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO games (game, setup, rules_version, created) VALUES (?, ?, ?, ?)",
+            (game, setup, rules_version, at),
+        )
+        return int(cur.lastrowid or 0)
+
+    def end_game(self, game_id: int, at: float) -> None:
+        self.conn.execute("UPDATE games SET ended = ? WHERE id = ? AND ended IS NULL", (at, game_id))
+
+    def add_input(
+        self,
+        *,
+        game_id: int,
+        at: float,
+        source: str,
+        kind: str,
+        payload: str,
+        observation: str | None,
+        rules_version: str,
+        events: str,
+        target: int | None = None,
+    ) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO inputs (game_id, at, source, kind, payload, observation, rules_version, events,"
+            " target) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, at, source, kind, payload, observation, rules_version, events, target),
+        )
+        return int(cur.lastrowid or 0)
+
+    def set_reverted(self, seq: int, reverted: bool) -> None:
+        self.conn.execute("UPDATE inputs SET reverted = ? WHERE seq = ?", (int(reverted), seq))
+
+    def drop_snapshots_from(self, game_id: int, seq: int) -> None:
+        """Snapshots at or after ``seq`` include an input being undone: they are no longer true."""
+        self.conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq))
+
+    def save_snapshot(self, game_id: int, seq: int, rules_version: str, state: bytes) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, seq, rules_version, state) VALUES (?, ?, ?, ?)",
+            (game_id, seq, rules_version, state),
+        )
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def current_game(self) -> GameRow | None:
+        row = self.conn.execute(
+            "SELECT id, game, setup, rules_version, created, ended FROM games ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return game_row(row) if row else None
+
+    def inputs(self, game_id: int) -> list[InputRow]:
+        rows = self.conn.execute(
+            f"SELECT {INPUT_COLUMNS} FROM inputs WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [input_row(r) for r in rows]
+
+    def last_input(self) -> InputRow | None:
+        row = self.conn.execute(f"SELECT {INPUT_COLUMNS} FROM inputs ORDER BY seq DESC LIMIT 1").fetchone()
+        return input_row(row) if row else None
+
+    def snapshots(self, game_id: int, rules_version: str) -> Iterator[tuple[int, bytes]]:
+        """Snapshots of this game under these rules, newest first (the caller stops at the first good one)."""
+        cur = self.conn.execute(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND rules_version = ? ORDER BY seq DESC",
+            (game_id, rules_version),
+        )
+        for seq, state in cur:
+            yield int(seq), bytes(state)

@@ -1,0 +1,279 @@
+"""What the writer thread does with one command: check it, log it durably, then change the game.
+
+Every handler works out the next position *before* touching the log, writes the input and builds
+the view inside one transaction, and changes the in-memory game only after the commit. So a
+rejection, an engine bug or a failed write leaves both the log and the state as they were.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import JSON, Event, Game, IllegalActionError, MalformedActionError, Setup, SetupError
+from companion.session.contract import Command, Outcome, OutcomeError
+from companion.session.resume import ResumeStats, resume
+from companion.session.run import Applied, GameRun, encode_events
+from companion.session.store import EventLog
+from companion.session.views import Position, PublishedView
+
+logger = logging.getLogger(__name__)
+
+Render = Callable[[int, Position, Mapping[str, JSON]], PublishedView]
+"""Builds the published view from (seq, position, last_change); the session adds devices and notices."""
+
+
+class Rejected(Exception):
+    """A command the session turns down; nothing was written."""
+
+    def __init__(self, error: OutcomeError, reason: str) -> None:
+        super().__init__(reason)
+        self.error: OutcomeError = error
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class _Accepted:
+    kind: str
+    payload: str
+    events: tuple[Event, ...]
+    target: int | None = None
+
+
+def _dumps(value: JSON) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class Writer:
+    """The session's game and log. Used by one thread at a time (start, then the writer thread)."""
+
+    def __init__(
+        self, log: EventLog, find_game: Callable[[str], Game], clock: Callable[[], float], snapshot_every: int
+    ) -> None:
+        self.log = log
+        self.find_game = find_game
+        self.clock = clock
+        self.snapshot_every = snapshot_every
+        self.run: GameRun | None = None
+        self.seq = 0
+        self.last_change: dict[str, JSON] | None = None
+        self.notices: list[dict[str, JSON]] = []
+        self._snapshot_due = False
+
+    def resume(self) -> ResumeStats:
+        result = resume(self.log, self.find_game, self.snapshot_every)
+        self.run, self.seq, self.last_change = result.run, result.seq, result.last_change
+        self.notices = [{"level": "warning", "text": text, "source": "session"} for text in result.problems]
+        # A long replay at start means the snapshots are missing or stale: write a fresh one.
+        self._snapshot_due = result.stats.replayed >= self.snapshot_every
+        return result.stats
+
+    def position(self) -> Position:
+        run = self.run
+        if run is None:
+            return Position()
+        return Position(
+            game_id=run.game_id,
+            status="finished" if run.finished else "playing",
+            game=run.game_view,
+            can_undo=run.can_undo,
+            can_redo=run.can_redo,
+        )
+
+    def handle(self, command: Command, render: Render) -> tuple[Outcome, PublishedView | None]:
+        """Answers one command; never raises (an unexpected error is logged and becomes a rejection)."""
+        handlers = {
+            "act": self._act,
+            "undo": self._undo,
+            "redo": self._redo,
+            "new_game": self._new_game,
+            "end_game": self._end_game,
+        }
+        try:
+            handler = handlers.get(command.kind)
+            if handler is None:
+                raise Rejected("malformed", f"unknown command {command.kind!r}")
+            return handler(command, render)
+        except Rejected as rejected:
+            return Outcome(accepted=False, error=rejected.error, reason=rejected.reason), None
+        except Exception as exc:
+            logger.exception("command %s from %s failed; nothing was changed", command.kind, command.source)
+            return Outcome(accepted=False, error="internal", reason=f"internal error: {exc}"), None
+
+    # -- the commands -------------------------------------------------------------------------
+
+    def _act(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        run = self._playing()
+        try:
+            action = run.game.parse_action(dict(command.payload))
+            state, events = run.game.apply(run.state, action)
+        except MalformedActionError as exc:
+            raise Rejected("malformed", str(exc)) from exc
+        except IllegalActionError as exc:
+            raise Rejected("illegal", str(exc)) from exc
+        view = run.game.view(state)
+        accepted = _Accepted("act", _dumps(run.game.format_action(action)), tuple(events))
+        position = Position(run.game_id, self._status(run, state), view, True, False)
+        outcome, published, applied = self._commit(run.game_id, run, command, accepted, position, render)
+        run.push(applied, state, view)
+        self._snapshot_due = run.wants_snapshot()
+        return outcome, published
+
+    def _undo(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        run = self._playing()
+        if not run.applied:
+            raise Rejected("nothing_to_undo", "there is nothing to undo")
+        target = run.applied[-1]
+        state = run.position_before_last()
+        view = run.game.view(state)
+        texts = "; ".join(target.event_texts()) or json.loads(target.payload).get("kind", "action")
+        events = (Event("InputUndone", f"Undone: {texts}", {"seq": target.seq}),)
+        accepted = _Accepted("undo", "{}", events, target.seq)
+        position = Position(run.game_id, self._status(run, state), view, len(run.applied) > 1, True)
+
+        def revert() -> None:
+            self.log.set_reverted(target.seq, True)
+            self.log.drop_snapshots_from(run.game_id, target.seq)
+
+        outcome, published, _ = self._commit(run.game_id, run, command, accepted, position, render, revert)
+        run.pop(state, view)
+        return outcome, published
+
+    def _redo(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        run = self._playing()
+        if not run.redo:
+            raise Rejected("nothing_to_redo", "there is nothing to redo")
+        target = run.redo[-1]
+        try:
+            state, _ = run.game.apply(run.state, run.game.parse_action(json.loads(target.payload)))
+        except (MalformedActionError, IllegalActionError) as exc:
+            raise Rejected("illegal", f"cannot redo: {exc}") from exc
+        view = run.game.view(state)
+        texts = "; ".join(target.event_texts()) or json.loads(target.payload).get("kind", "action")
+        events = (Event("InputRedone", f"Redone: {texts}", {"seq": target.seq}),)
+        accepted = _Accepted("redo", "{}", events, target.seq)
+        position = Position(run.game_id, self._status(run, state), view, True, len(run.redo) > 1)
+
+        def restore() -> None:
+            self.log.set_reverted(target.seq, False)
+
+        outcome, published, _ = self._commit(run.game_id, run, command, accepted, position, render, restore)
+        run.push(target, state, view, redoing=True)
+        self._snapshot_due = run.wants_snapshot()
+        return outcome, published
+
+    def _new_game(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        try:
+            setup = Setup.from_json(command.payload)
+            game = self.find_game(setup.game)
+            initial = game.new_game(setup)
+        except (SetupError, LookupError, ValueError) as exc:
+            # find_game raises UnknownGameError (a ValueError); engines raise SetupError.
+            raise Rejected("setup", str(exc)) from exc
+        now = self.clock()
+        previous = self.run
+        names = ", ".join(p.name for p in setup.players)
+        events = (Event("GameStarted", f"New game of {game.title}: {names}", {"game": game.name}),)
+        view = game.view(initial)
+        rules = game.rules_version
+        with self.log.transaction():
+            if previous is not None and not previous.ended:
+                self.log.end_game(previous.game_id, now)
+            game_id = self.log.add_game(game.name, _dumps(setup.to_json()), rules, now)
+            run = GameRun(game, game_id, setup, initial, self.snapshot_every)
+            position = Position(game_id, self._status(run, initial), view, False, False)
+            accepted = _Accepted("new_game", _dumps(setup.to_json()), events)
+            seq, change, published = self._write(game_id, run, command, accepted, position, render, now)
+        self.run, self.seq, self.last_change = run, seq, change
+        return Outcome(accepted=True, seq=seq, events=events), published
+
+    def _end_game(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        run = self._playing()
+        events = (Event("GameEnded", f"The game of {run.game.title} was closed", {}),)
+        accepted = _Accepted("end_game", "{}", events)
+        position = Position(run.game_id, "finished", run.game_view, False, False)
+
+        def close() -> None:
+            self.log.end_game(run.game_id, self.clock())
+
+        outcome, published, _ = self._commit(run.game_id, run, command, accepted, position, render, close)
+        run.ended = True
+        return outcome, published
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _playing(self) -> GameRun:
+        if self.run is None:
+            raise Rejected("no_game", "no game is running; start a new game")
+        if self.run.ended:
+            raise Rejected("no_game", "this game was closed; start a new game")
+        return self.run
+
+    @staticmethod
+    def _status(run: GameRun, state: Any) -> Any:
+        return "finished" if run.game.is_over(state) else "playing"
+
+    def _commit(
+        self,
+        game_id: int,
+        run: GameRun,
+        command: Command,
+        accepted: _Accepted,
+        position: Position,
+        render: Render,
+        also: Callable[[], None] = lambda: None,
+    ) -> tuple[Outcome, PublishedView, Applied]:
+        now = self.clock()
+        with self.log.transaction():
+            also()
+            seq, change, published = self._write(game_id, run, command, accepted, position, render, now)
+        self.seq, self.last_change = seq, change
+        applied = Applied(seq, accepted.payload, encode_events(accepted.events))
+        return Outcome(accepted=True, seq=seq, events=accepted.events), published, applied
+
+    def _write(
+        self,
+        game_id: int,
+        run: GameRun,
+        command: Command,
+        accepted: _Accepted,
+        position: Position,
+        render: Render,
+        now: float,
+    ) -> tuple[int, dict[str, JSON], PublishedView]:
+        """Inside a transaction: appends the input and renders the view it leads to."""
+        seq = self.log.add_input(
+            game_id=game_id,
+            at=now,
+            source=command.source,
+            kind=accepted.kind,
+            payload=accepted.payload,
+            observation=None if command.observation is None else _dumps(dict(command.observation)),
+            rules_version=run.game.rules_version,
+            events=encode_events(accepted.events),
+            target=accepted.target,
+        )
+        change: dict[str, JSON] = {
+            "seq": seq,
+            "source": command.source,
+            "kind": accepted.kind,
+            "events": [e.to_json() for e in accepted.events],
+        }
+        return seq, change, render(seq, position, change)
+
+    def snapshot_if_due(self) -> None:
+        """Writes a snapshot after every ``snapshot_every`` effective actions; a failure only costs speed."""
+        run = self.run
+        if not self._snapshot_due or run is None or not run.applied:
+            return
+        self._snapshot_due = False
+        try:
+            blob = pickle.dumps(run.state, protocol=pickle.HIGHEST_PROTOCOL)
+            with self.log.transaction():
+                self.log.save_snapshot(run.game_id, run.applied[-1].seq, run.game.rules_version, blob)
+        except Exception:
+            logger.exception("snapshot of game %s failed; resume will replay more", run.game_id)

@@ -1,0 +1,151 @@
+"""The table's settings: one typed, immutable object, loaded at the entry point only.
+
+Sources, lowest priority first: the defaults below, a TOML file (``--config``), then command-line flags.
+Nothing here reads the environment or touches the disk at import time; ``load_settings`` does the I/O.
+
+Example ``table.toml``::
+
+    host = "0.0.0.0"
+    port = 8000
+    pin = "4711"            # leave out to get a fresh PIN printed at every start
+    db = "var/table.sqlite3"
+    game = "chaos-marauders"
+    public_url = "http://table.local:8000"   # what the TV's QR code opens; default: the TV's own host
+    serial_port = "/dev/ttyACM0"
+
+    [[players]]
+    name = "Grotsnik"
+    colour = "#d33b2c"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Player
+
+
+class SettingsError(ValueError):
+    """The settings file or a flag holds a value of the wrong kind or an unknown key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the entry point needs to wire the table together."""
+
+    host: str = "0.0.0.0"
+    """Interface to listen on; all of them by default so the TV and phones on the LAN can connect."""
+    port: int = 8000
+    pin: str | None = None
+    """The table's PIN for state-changing requests; None means "generate one at start-up"."""
+    db: Path = Path("var/table.sqlite3")
+    game: str = "chaos-marauders"
+    players: tuple[Player, ...] = ()
+    """Default players offered for a new game (names and colours)."""
+    public_url: str | None = None
+    """Base URL printed and put in the QR code; None means "derive it from the request's host"."""
+    serial_port: str | None = None
+    secret_key: str | None = None
+    """Signs the phones' session cookies; None means a fresh random key per process."""
+    sse_keepalive: float = 15.0
+    sse_retry_ms: int = 2000
+    log_level: str = "INFO"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Tables the web app does not know ([hardware], [vision], ...), kept for their own wiring."""
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        """A copy with the given fields replaced; None values are ignored (an unset CLI flag)."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        if "db" in given:
+            given["db"] = Path(given["db"])
+        return dataclasses.replace(self, **given)
+
+    def resolved_pin(self) -> Settings:
+        """A copy that surely has a PIN: the configured one, else a fresh 4-digit code."""
+        if self.pin:
+            return self
+        return dataclasses.replace(self, pin=f"{secrets.randbelow(10_000):04d}")
+
+    def web_config(self) -> dict[str, Any]:
+        """The Flask config keys the web app reads (see ``web.create_app``)."""
+        return {
+            "TABLE_PIN": self.pin,
+            "SECRET_KEY": self.secret_key or secrets.token_hex(32),
+            "PUBLIC_URL": self.public_url,
+            "DEFAULT_GAME": self.game,
+            "DEFAULT_PLAYERS": [p.to_json() for p in self.players],
+            "SSE_KEEPALIVE": self.sse_keepalive,
+            "SSE_RETRY_MS": self.sse_retry_ms,
+        }
+
+
+_SIMPLE: dict[str, type | tuple[type, ...]] = {
+    "host": str,
+    "port": int,
+    "pin": (str, int),
+    "db": str,
+    "game": str,
+    "public_url": str,
+    "serial_port": str,
+    "secret_key": str,
+    "sse_keepalive": (int, float),
+    "sse_retry_ms": int,
+    "log_level": str,
+}
+_SECTIONS = ("hardware", "vision", "firmware", "mqtt", "table")
+
+
+def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
+    """Settings from a parsed TOML document; raises SettingsError naming the offending key."""
+    values: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _SIMPLE:
+            expected = _SIMPLE[key]
+            if isinstance(value, bool) or not isinstance(value, expected):
+                raise SettingsError(f"setting {key!r}: {value!r} has the wrong type")
+            values[key] = value
+        elif key == "players":
+            values["players"] = _players(value)
+        elif key in _SECTIONS and isinstance(value, Mapping):
+            extra[key] = dict(value)
+        else:
+            raise SettingsError(f"unknown setting {key!r}")
+    if "pin" in values:
+        values["pin"] = str(values["pin"])
+    if "db" in values:
+        values["db"] = Path(values["db"])
+    if "sse_keepalive" in values:
+        values["sse_keepalive"] = float(values["sse_keepalive"])
+    return Settings(**values, extra=extra)
+
+
+def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
+    """Defaults, then the TOML file at ``path`` (if any), then the non-None ``overrides``."""
+    base = Settings()
+    if path is not None:
+        try:
+            with path.open("rb") as fh:
+                base = settings_from_mapping(tomllib.load(fh))
+        except tomllib.TOMLDecodeError as exc:
+            raise SettingsError(f"{path}: {exc}") from exc
+        except OSError as exc:
+            raise SettingsError(f"cannot read {path}: {exc.strerror}") from exc
+    return base.with_overrides(**overrides)
+
+
+def _players(value: Any) -> tuple[Player, ...]:
+    if not isinstance(value, list):
+        raise SettingsError("setting 'players' must be a list of tables with a name")
+    players = []
+    for item in value:
+        if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
+            raise SettingsError(f"setting 'players': {item!r} needs a name")
+        players.append(Player(name=item["name"], colour=str(item.get("colour", "#888888"))))
+    return tuple(players)

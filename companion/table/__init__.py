@@ -1,0 +1,26 @@
+"""The table: RFID readers, dice and buttons turned into game commands (see docs/table.md).
+
+Game-agnostic zones, settle windows and the tag registry live here; what a card on a zone means
+for a particular game lives in ``companion.table.mappers.<game>``.
+"""
+
+from companion.table.clock import ManualClock
+from companion.table.config import ReaderZone, TableConfig, TableConfigError, ZoneKind
+from companion.table.enrolment import PendingTag
+from companion.table.registry import EnrolledTag, InvalidTagUidError, TagRegistry, normalise_uid
+from companion.table.table import EnrolmentError, Table
+
+__all__ = [
+    "EnrolledTag",
+    "EnrolmentError",
+    "InvalidTagUidError",
+    "ManualClock",
+    "PendingTag",
+    "ReaderZone",
+    "Table",
+    "TableConfig",
+    "TableConfigError",
+    "TagRegistry",
+    "ZoneKind",
+    "normalise_uid",
+]

@@ -1,0 +1,100 @@
+"""Buttons at the table become commands.
+
+Button ids (as ``hardware`` names them): ``shout:<seat>``, ``confirm``, ``undo``, ``next``.
+
+* shout — the first press wins. Presses arriving within the shout window are gathered, then ordered
+  by the timestamp taken in the GPIO callback (not by arrival: the callback threads may be scheduled
+  out of order), so a 3 ms lead counts even when the later press reached the queue first.
+* confirm — answers the prompt only when it offers exactly one choice (nothing to get wrong);
+  with several choices the players pick on the control page.
+* next — the game's "move on" action (end the turn, decline an optional effect), from the mapper.
+* undo — handled by the table as a session undo, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.engine import JSON, PlayerId
+from companion.table.mappers import Act, GameMapper, Note, Translation
+from companion.table.views import player_names, prompt
+
+SHOUT_PREFIX = "shout:"
+
+
+@dataclass(frozen=True)
+class _Press:
+    player: PlayerId
+    at: float
+
+
+def shout_seat(button: str) -> PlayerId | None:
+    if not button.startswith(SHOUT_PREFIX):
+        return None
+    try:
+        return PlayerId(int(button[len(SHOUT_PREFIX) :]))
+    except ValueError:
+        return None
+
+
+class ShoutRace:
+    """Gathers shout presses for one window and names the winner."""
+
+    def __init__(self, window: float) -> None:
+        self._window = window
+        self._presses: list[_Press] = []
+        self._closes_at: float | None = None
+
+    def pressed(self, player: PlayerId, at: float, now: float) -> None:
+        if self._closes_at is None:
+            self._closes_at = now + self._window
+        if all(p.player != player for p in self._presses):  # a bounce or a second press does not count
+            self._presses.append(_Press(player, at))
+
+    def next_deadline(self) -> float | None:
+        return self._closes_at
+
+    def due(self, now: float) -> list[tuple[PlayerId, float]] | None:
+        """The presses in time order (winner first) once the window closed, else None."""
+        if self._closes_at is None or self._closes_at > now:
+            return None
+        ordered = sorted(self._presses, key=lambda p: (p.at, p.player))
+        self._presses, self._closes_at = [], None
+        return [(p.player, p.at) for p in ordered]
+
+
+def shout_result(
+    order: list[tuple[PlayerId, float]], mapper: GameMapper, view: Mapping[str, JSON]
+) -> tuple[Translation, str | None]:
+    """The winner's shout action, and a line for the TV naming the margin when it was close."""
+    names = player_names(view)
+    winner, won_at = order[0]
+    margin = None
+    if len(order) > 1:
+        runner, runner_at = order[1]
+        lead_ms = (runner_at - won_at) * 1000
+        margin = (
+            f"{names.get(winner, f'P{winner + 1}')} shouted first, "
+            f"{lead_ms:.0f} ms ahead of {names.get(runner, f'P{runner + 1}')}"
+        )
+    translation = mapper.shout(winner, view)
+    if isinstance(translation, Act) and translation.observation is None:
+        observation = {"type": "shout", "presses": [{"player": p, "at": at} for p, at in order]}
+        translation = translation.with_observation(observation)
+    return translation, margin
+
+
+def confirm(view: Mapping[str, JSON]) -> Translation:
+    asked = prompt(view)
+    choices = list((asked or {}).get("choices") or ())
+    if len(choices) == 1 and isinstance(choices[0], Mapping):
+        return Act(
+            choices[0]["action"],
+            str(choices[0].get("label", "confirm")),
+            {"type": "button", "button": "confirm"},
+        )
+    if not choices:
+        return Note("Nothing to confirm right now", level="info")
+    labels = "; ".join(str(c.get("label")) for c in choices if isinstance(c, Mapping))
+    return Note(f"Several choices ({labels}): pick one on the control page", level="info")

@@ -1,0 +1,196 @@
+"""Settled tag readings become game commands or notices (the game-agnostic half of the table).
+
+Which card a tag is comes from the registry; which zone a reader watches from the config; what the
+card on that zone means from the game's mapper. Before acting, the engine's view is consulted, so a
+card the engine already shows there (a re-sync after reconnecting, a card put back after a lift) is
+not played twice, and a lift the engine expected (the card left by a rule) raises no alarm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from companion.engine import JSON
+from companion.observations import ReaderId, TagUid
+from companion.table.config import ReaderZone
+from companion.table.enrolment import PendingTag
+from companion.table.mappers import Act, GameMapper, Note
+from companion.table.registry import EnrolledTag, TagRegistry
+from companion.table.settle import Ambiguous, Cleared, Lifted, Placed, Settled, SettleTracker
+from companion.table.views import game_name, player_names
+
+if TYPE_CHECKING:
+    from companion.table.table import Table
+
+RECHECK_S = 1.0
+"""How often an open "card lifted" notice is checked against the engine (a correction clears it)."""
+
+
+class Placements:
+    def __init__(self, table: Table, tracker: SettleTracker, registry: TagRegistry) -> None:
+        self._table = table
+        self._tracker = tracker
+        self._registry = registry
+        self._lifted: dict[TagUid, tuple[ReaderZone, str]] = {}
+        self._recheck_at: float | None = None
+
+    def settled(self, settled: Settled, now: float) -> None:
+        if isinstance(settled, Placed):
+            self._placed(settled.reader, settled.uid, settled.seen_at, settled.settled_at)
+        elif isinstance(settled, Lifted):
+            self._lift(settled.reader, settled.uid, now)
+        elif isinstance(settled, Ambiguous):
+            self._ambiguous(settled)
+        elif isinstance(settled, Cleared):
+            self._table.notices.clear(f"amb:{settled.uid}")
+
+    def reconsider(self, uid: TagUid, now: float) -> None:
+        """After an enrolment: the tag, if it lies on a reader, is read again as if it just settled."""
+        self._table.notices.clear(f"tag:{uid}")
+        reader = self._tracker.placed_reader(uid)
+        if reader is not None and not self._table.enrolment.active:
+            self._placed(reader, uid, now, now)
+
+    def next_deadline(self) -> float | None:
+        return self._recheck_at if self._lifted else None
+
+    def recheck(self, now: float) -> None:
+        """Clears "lifted" notices for cards the engine no longer shows there (corrected by hand)."""
+        if not self._lifted or (self._recheck_at is not None and now < self._recheck_at):
+            return
+        self._recheck_at = now + RECHECK_S
+        view = self._table.view()
+        mapper = self._table.mapper_for(game_name(view))
+        for uid, (zone, card) in list(self._lifted.items()):
+            shown = mapper.cards_in(zone, view) if mapper else None
+            if shown is None or card not in shown:
+                self._clear_lifted(uid)
+
+    # ----------------------------------------------------------------------------------- placing
+
+    def _placed(self, reader: ReaderId, uid: TagUid, seen_at: float, settled_at: float) -> None:
+        table = self._table
+        zone = table.config.zone_of(reader)
+        if zone is None:
+            table.notices.post(
+                f"reader:{reader}",
+                f"A tag lies on reader {reader}, which the table configuration does not map",
+            )
+            return
+        view = table.view()
+        place = zone.label(player_names(view))
+        tag = self._registry.lookup(uid)
+        if table.enrolment.active or tag is None:
+            table.enrolment.offer(PendingTag(uid, place, seen_at, tag.card_id if tag else None))
+            table.notices.changed = True
+            if tag is None and not table.enrolment.active:
+                table.notices.post(
+                    f"tag:{uid}", f"Unknown card tag {uid} on {place}: enrol it on the control page"
+                )
+            return
+        mapper = self._mapper_playing(tag, place, view)
+        if mapper is None:
+            return
+        self._clear_lifted(uid)
+        shown = mapper.cards_in(zone, view)
+        if shown is not None and self._shown_already(reader, tag.card_id, shown):
+            return
+        translation = mapper.placed(zone, tag.card_id, view)
+        if isinstance(translation, Act):
+            observation: dict[str, JSON] = {
+                "type": "tag_placed",
+                "reader": reader,
+                "uid": uid,
+                "zone": zone.to_json(),
+                "card": tag.card_id,
+                "seen_at": seen_at,
+                "settled_at": settled_at,
+            }
+            translation = translation.with_observation(observation)
+        table.dispatch(translation, settled_at)
+
+    def _mapper_playing(self, tag: EnrolledTag, place: str, view: Mapping[str, JSON]) -> GameMapper | None:
+        """The running game's mapper when the tag belongs to it; else a notice and None."""
+        table = self._table
+        game = game_name(view)
+        title = self._title(tag)
+        if game is None:
+            table.note(f"{title} put on {place}, but no game is running", level="info")
+            return None
+        if tag.game != game:
+            table.notices.post(
+                f"tag:{tag.uid}",
+                f"Tag {tag.uid} is enrolled as {title} of {tag.game}, not {game}: "
+                "re-enrol it on the control page",
+            )
+            return None
+        mapper = table.mapper_for(game)
+        if mapper is None:
+            table.note(f"The table cannot play {game} from its readers: use the control page")
+        return mapper
+
+    def _shown_already(self, reader: ReaderId, card: str, shown: Sequence[str]) -> bool:
+        """Every copy of ``card`` lying on ``reader`` is already in the engine's zone."""
+        here = sum(1 for uid in self._tracker.committed_on(reader) if self._card_of(uid) == card)
+        return shown.count(card) >= here
+
+    # ----------------------------------------------------------------------------------- lifting
+
+    def _lift(self, reader: ReaderId, uid: TagUid, now: float) -> None:
+        table = self._table
+        table.notices.clear(f"tag:{uid}")
+        table.notices.clear(f"amb:{uid}")
+        zone = table.config.zone_of(reader)
+        tag = self._registry.lookup(uid)
+        if zone is None or tag is None or table.enrolment.active:
+            return
+        view = table.view()
+        if game_name(view) != tag.game:
+            return
+        mapper = table.mapper_for(tag.game)
+        if mapper is None:
+            return
+        shown = mapper.cards_in(zone, view)
+        if shown is not None:
+            still_here = sum(1 for u in self._tracker.committed_on(reader) if self._card_of(u) == tag.card_id)
+            if shown.count(tag.card_id) <= still_here:
+                return  # the engine already took it away (a rule discarded it): the lift confirms it
+        translation = mapper.lifted(zone, tag.card_id, view)
+        if isinstance(translation, Note):
+            table.notices.post(f"lifted:{uid}", translation.text, translation.level)
+            self._lifted[uid] = (zone, tag.card_id)
+            self._recheck_at = now + RECHECK_S
+        else:
+            table.dispatch(translation, now)
+
+    def _clear_lifted(self, uid: TagUid) -> None:
+        if self._lifted.pop(uid, None) is not None:
+            self._table.notices.clear(f"lifted:{uid}")
+
+    # ---------------------------------------------------------------------------------- ambiguous
+
+    def _ambiguous(self, settled: Ambiguous) -> None:
+        table = self._table
+        tag = self._registry.lookup(settled.uid)
+        what = self._title(tag) if tag else f"Card tag {settled.uid}"
+        names = player_names(table.view())
+        places = []
+        for reader in settled.readers:
+            zone = table.config.zone_of(reader)
+            places.append(zone.label(names) if zone else f"reader {reader}")
+        table.notices.post(
+            f"amb:{settled.uid}", f"{what} reads on {' and '.join(places)} at once: move it onto one of them"
+        )
+
+    def _card_of(self, uid: TagUid) -> str | None:
+        tag = self._registry.lookup(uid)
+        return tag.card_id if tag else None
+
+    def _title(self, tag: EnrolledTag) -> str:
+        """The card's name as the TV may show it."""
+        mapper = self._table.mapper_for(tag.game)
+        try:
+            return mapper.shown_title(tag.card_id) if mapper else tag.card_id
+        except KeyError:
+            return tag.card_id

@@ -1,0 +1,100 @@
+"""Dice read at the table answer the engine's pending roll prompt.
+
+The engine says what it waits for (``prompt.roll``: die, count, faces; ``prompt.players``). A die
+result is mapped to the game's symbol by the dice data, checked against that request and, once
+``count`` dice are in, submitted as one ``Roll`` for the prompted player. A roll nobody asked for
+is shown and ignored: the engine never receives a die it did not request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.dice import Dice, UnknownDieError, UnknownFaceError
+from companion.engine import JSON
+from companion.observations import DieId, DieRolled
+from companion.table.mappers import Act, Note, Translation
+from companion.table.views import player_names, prompt
+
+
+@dataclass
+class _Collecting:
+    request: tuple[Any, ...]
+    """The prompt being answered (kind, players, die, count): a new prompt starts afresh."""
+    started: float
+    symbols: dict[DieId, str] = field(default_factory=dict)
+    observations: dict[DieId, dict[str, JSON]] = field(default_factory=dict)
+
+
+class RollCollector:
+    def __init__(self, dice: Dice, window: float) -> None:
+        self._dice = dice
+        self._window = window
+        self._collecting: _Collecting | None = None
+
+    def rolled(self, roll: DieRolled, view: Mapping[str, JSON], now: float) -> Translation:
+        try:
+            die = self._dice[roll.kind]
+            symbol = die.symbol(roll.face)
+        except (UnknownDieError, UnknownFaceError) as exc:
+            return Note(f"A die could not be read: {exc}")
+        said = f"{die.title} rolled {die.name(symbol)}"
+        asked = prompt(view)
+        request = asked.get("roll") if asked else None
+        if not isinstance(request, Mapping) or asked is None:
+            return Note(f"{said} — no roll was asked for", level="info")
+        wanted = str(request.get("die"))
+        if not die.answers_die(wanted):
+            return Note(f"{said} — the table is waiting for a {self._title_of(wanted)} roll")
+        faces = request.get("faces") or ()
+        if faces and symbol not in faces:
+            return Note(f"{said}, which the {wanted} roll cannot show: check the die's faces in dice.toml")
+        players = tuple(asked.get("players") or ())
+        if len(players) != 1:
+            return Note(f"{said} — several players are to roll: enter it on the control page")
+        count = int(request.get("count") or 1)
+        key = (asked.get("kind"), players, wanted, count)
+        if self._collecting is None or self._collecting.request != key:
+            self._collecting = _Collecting(key, now)
+        # One result per physical die: a die rolled again (it fell off the table) replaces its result.
+        self._collecting.symbols[roll.die] = symbol
+        self._collecting.observations[roll.die] = _observation(roll, symbol)
+        if len(self._collecting.symbols) < count:
+            return None
+        done, self._collecting = self._collecting, None
+        symbols = list(done.symbols.values())
+        names = ", ".join(die.name(s) for s in symbols)
+        who = player_names(view).get(players[0], f"P{players[0] + 1}")
+        payload = {"kind": "roll", "player": players[0], "die": wanted, "faces": symbols}
+        observation = {"type": "dice_rolled", "dice": list(done.observations.values())}
+        return Act(payload, f"{who}'s {die.title} roll ({names})", observation)
+
+    def due(self, now: float) -> Translation:
+        """A multi-dice roll whose window ran out before all dice were read."""
+        if self._collecting is None or self._collecting.started + self._window > now:
+            return None
+        read, count = len(self._collecting.symbols), self._collecting.request[3]
+        self._collecting = None
+        return Note(f"Only {read} of {count} dice were read in time: roll all {count} again")
+
+    def next_deadline(self) -> float | None:
+        return None if self._collecting is None else self._collecting.started + self._window
+
+    def _title_of(self, game_die: str) -> str:
+        for die in self._dice:
+            if die.answers_die(game_die):
+                return die.title
+        return game_die
+
+
+def _observation(roll: DieRolled, symbol: str) -> dict[str, JSON]:
+    return {
+        "type": "die_rolled",
+        "die": roll.die,
+        "kind": roll.kind,
+        "face": roll.face,
+        "symbol": symbol,
+        "at": roll.at,
+    }

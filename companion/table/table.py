@@ -1,0 +1,361 @@
+"""The table: observations in, game commands out.
+
+Adapter threads call :meth:`Table.observe`, which only enqueues. One worker thread (or the caller
+of :meth:`Table.pump`, in tests) owns all the table's state: it feeds tag readings to the settle
+tracker, routes dice and buttons, and submits commands to the session one at a time. Time comes
+from an injected clock, so tests step a :class:`~companion.table.clock.ManualClock` instead of
+sleeping.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.dice import Dice
+from companion.engine import JSON
+from companion.observations import (
+    ButtonPressed,
+    CardSighted,
+    DieRolled,
+    Observation,
+    TagGone,
+    TagSeen,
+    TagUid,
+)
+from companion.session.contract import Command, Outcome, SessionPort
+from companion.table import buttons
+from companion.table.clock import Clock, monotonic
+from companion.table.config import TableConfig
+from companion.table.enrolment import Enrolment, PendingTag
+from companion.table.latency import LatencyStats
+from companion.table.mappers import Act, GameMapper, Note, Translation, UnknownGameMapperError, find_mapper
+from companion.table.notices import NoticeBoard
+from companion.table.placements import Placements
+from companion.table.registry import EnrolledTag, TagRegistry, normalise_uid
+from companion.table.rolls import RollCollector
+from companion.table.settle import SettleTracker
+from companion.table.views import game_name
+
+log = logging.getLogger(__name__)
+
+DEVICE_NAME = "table"
+ONE_OFF = "once:"
+"""Key prefix of notices that expire on their own."""
+
+
+class EnrolmentError(ValueError):
+    """An enrolment request the table cannot carry out (no game chosen, unknown card)."""
+
+
+@dataclass(frozen=True)
+class _Reconsider:
+    """Sent to the worker after an enrolment: a tag lying on a reader may now mean a card."""
+
+    uid: TagUid
+
+
+@dataclass(frozen=True)
+class _Report:
+    """Sent to the worker when enrolment state changed outside it."""
+
+
+_STOP = object()
+
+
+class Table:
+    def __init__(
+        self,
+        session: SessionPort,
+        config: TableConfig,
+        registry: TagRegistry,
+        *,
+        dice: Dice | None = None,
+        clock: Clock = monotonic,
+        mappers: Callable[[str], GameMapper] = find_mapper,
+    ) -> None:
+        self._session = session
+        self._config = config
+        self._registry = registry
+        self._clock = clock
+        self._find_mapper = mappers
+        self._mappers: dict[str, GameMapper | None] = {}
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._rejected: list[Callable[[Outcome], None]] = []
+        self.enrolment = Enrolment()
+        self.notices = NoticeBoard()
+        self.latency = LatencyStats()
+        """Settle window's end (or button/die arrival) to the command handed to the session."""
+        self.round_trip = LatencyStats()
+        """The same, up to the session's answer (the input durable and the view published)."""
+        self._tracker = SettleTracker(config.settle_ms / 1000, config.removal_ms / 1000)
+        self._rolls = RollCollector(dice if dice is not None else Dice.load(), config.roll_window_ms / 1000)
+        self._shouts = buttons.ShoutRace(config.shout_window_ms / 1000)
+        self._placements = Placements(self, self._tracker, registry)
+
+    # ------------------------------------------------------------------------------ adapters' side
+
+    def observe(self, observation: Observation) -> None:
+        """Thread-safe; returns at once. Called from serial, GPIO and camera threads."""
+        self._queue.put(observation)
+
+    def on_rejected(self, callback: Callable[[Outcome], None]) -> None:
+        """``callback(outcome)`` after the session refused a table command (the buzzer beeps)."""
+        self._rejected.append(callback)
+
+    # ----------------------------------------------------------------------------------- running
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the table is already running")
+        self.mapper_for(game_name(self._session.view()))  # load the card data now, not on the first card
+        self._report()
+        self._thread = threading.Thread(target=self._run, name="table", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self._thread is None:
+            return
+        self._queue.put(_STOP)
+        self._thread.join(timeout)
+        self._thread = None
+
+    def pump(self) -> None:
+        """Handles everything queued and everything due at the clock's now, on the calling thread.
+
+        For tests and single-threaded tools; never call it while the worker runs.
+        """
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            self._step(item)
+        self._poll(self._clock())
+        self._flush_report()
+
+    def _run(self) -> None:
+        while True:
+            deadline = self._next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self._clock())
+            try:
+                item = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            if item is _STOP:
+                return
+            try:
+                if item is not None:
+                    self._step(item)
+                self._poll(self._clock())
+                self._flush_report()
+            except Exception:  # one bad reading must not stop the table: log it and carry on
+                log.exception("table worker failed on %r", item)
+
+    def _step(self, item: Any) -> None:
+        at = getattr(item, "at", None)
+        if at is not None:
+            # Settle first whatever fell due before this observation happened, so a queue drained
+            # late (pump, a busy worker) decides exactly as one drained in real time.
+            self._poll(min(at, self._clock()))
+        self._handle(item)
+
+    def _handle(self, item: Any) -> None:
+        if isinstance(item, TagSeen):
+            self._tracker.seen(item.reader, TagUid(item.uid), item.at)
+        elif isinstance(item, TagGone):
+            self._tracker.gone(item.reader, TagUid(item.uid), item.at)
+        elif isinstance(item, DieRolled):
+            arrived = self._clock()
+            self.dispatch(self._rolls.rolled(item, self._session.view(), arrived), arrived)
+        elif isinstance(item, ButtonPressed):
+            self._pressed(item)
+        elif isinstance(item, CardSighted):
+            log.debug("camera sightings are not played from the table: %r", item)
+        elif isinstance(item, _Reconsider):
+            self._placements.reconsider(item.uid, self._clock())
+        elif isinstance(item, _Report):
+            self.notices.changed = True
+        else:
+            log.warning("the table cannot handle %r", item)
+
+    def _poll(self, now: float) -> None:
+        for settled in self._tracker.due(now):
+            self._placements.settled(settled, now)
+        self.dispatch(self._rolls.due(now), now)
+        order = self._shouts.due(now)
+        if order:
+            self._shout(order, now)
+        self._placements.recheck(now)
+        self.notices.expire(now)
+
+    def _next_deadline(self) -> float | None:
+        deadlines = [
+            self._tracker.next_deadline(),
+            self._rolls.next_deadline(),
+            self._shouts.next_deadline(),
+            self.notices.next_expiry(),
+            self._placements.next_deadline(),
+        ]
+        return min((d for d in deadlines if d is not None), default=None)
+
+    # ----------------------------------------------------------------------------------- buttons
+
+    def _pressed(self, press: ButtonPressed) -> None:
+        now = self._clock()
+        name = str(press.button)
+        seat = buttons.shout_seat(name)
+        if seat is not None:
+            self._shouts.pressed(seat, press.at, now)
+        elif name == "undo":
+            self.submit(Command(kind="undo", source="gpio"), "Undo", now)
+        elif name == "confirm":
+            self.dispatch(buttons.confirm(self._session.view()), now, source="gpio")
+        elif name == "next":
+            view = self._session.view()
+            mapper = self.mapper_for(game_name(view))
+            self.dispatch(
+                mapper.next_action(view) if mapper else Note("No game is running"), now, source="gpio"
+            )
+        else:
+            log.warning("unknown button %r", name)
+
+    def _shout(self, order: list[tuple[Any, float]], now: float) -> None:
+        view = self._session.view()
+        mapper = self.mapper_for(game_name(view))
+        if mapper is None:
+            self.note("No game is running: nobody can shout", level="info", now=now)
+            return
+        translation, margin = buttons.shout_result(order, mapper, view)
+        if margin:
+            self.note(margin, level="info", now=now)
+        self.dispatch(translation, now, source="gpio")
+
+    # ------------------------------------------------------------------------ commands, notices
+
+    def mapper_for(self, game: str | None) -> GameMapper | None:
+        if game is None:
+            return None
+        if game not in self._mappers:
+            try:
+                self._mappers[game] = self._find_mapper(game)
+            except UnknownGameMapperError:
+                self._mappers[game] = None
+        return self._mappers[game]
+
+    def dispatch(self, translation: Translation, since: float, source: str = "table") -> Outcome | None:
+        """Carries out a mapper's answer: submit an action, or show a note."""
+        if isinstance(translation, Act):
+            outcome = None
+            act: Act | None = translation
+            while act is not None:
+                command = Command(kind="act", source=source, payload=act.payload, observation=act.observation)
+                outcome = self.submit(command, act.summary, since)
+                act = act.then if outcome.accepted else None
+                since = self._clock()  # a follow-up's latency starts when the first was answered
+            return outcome
+        if isinstance(translation, Note):
+            self.note(translation.text, translation.level, since)
+        return None
+
+    def submit(self, command: Command, summary: str, since: float) -> Outcome:
+        """Hands one command to the session and waits for its answer; a refusal becomes a notice."""
+        self.latency.record(self._clock() - since)
+        outcome = self._session.submit(command)
+        self.round_trip.record(self._clock() - since)
+        if not outcome.accepted:
+            self.note(f"{summary}: refused — {outcome.reason or outcome.error}", now=self._clock())
+            for callback in self._rejected:
+                callback(outcome)
+        return outcome
+
+    def note(self, text: str, level: str = "warning", now: float | None = None) -> None:
+        """A one-off notice that disappears after ``notice_s``."""
+        now = self._clock() if now is None else now
+        self.notices.post(ONE_OFF + text, text, level, expires_at=now + self._config.notice_s)
+
+    def _flush_report(self) -> None:
+        if self.notices.changed:
+            self._report()
+
+    def _report(self) -> None:
+        self.notices.changed = False
+        status: dict[str, JSON] = {
+            "state": "ready",
+            "readers": len(self._config.readers),
+            "enrolment": self.enrolment.to_json(),
+            "notices": self.notices.to_json(),
+        }
+        self._session.report_device(DEVICE_NAME, status)
+
+    # ---------------------------------------------------------------- enrolment (control page API)
+
+    def start_enrolment(self, game: str | None = None) -> None:
+        """From now on every tag put on a reader is offered for enrolment and nothing is played."""
+        game = game or game_name(self._session.view()) or self.enrolment.game
+        if game is None:
+            raise EnrolmentError("choose the game whose cards you are enrolling")
+        if self.mapper_for(game) is None:
+            raise EnrolmentError(f"the table cannot read cards of {game!r}")
+        self.enrolment.start(game)
+        self._queue.put(_Report())
+
+    def stop_enrolment(self) -> None:
+        self.enrolment.stop()
+        self._queue.put(_Report())
+
+    def pending_tags(self) -> list[PendingTag]:
+        return self.enrolment.pending()
+
+    def card_choices(self, game: str | None = None) -> list[dict[str, str]]:
+        """The cards a tag can be enrolled as: ``[{"id", "title"}]`` in catalog order."""
+        mapper = self.mapper_for(game or self.enrolment.game or game_name(self._session.view()))
+        if mapper is None:
+            return []
+        return [{"id": card, "title": mapper.card_title(card)} for card in mapper.card_ids()]
+
+    def enrol(self, uid: str, card_id: str, game: str | None = None) -> EnrolledTag:
+        """Pairs a tag with a card (durable on return); a tag lying on a line is then played."""
+        tag_uid = normalise_uid(uid)
+        game = game or self.enrolment.game or game_name(self._session.view())
+        mapper = self.mapper_for(game)
+        if game is None or mapper is None:
+            raise EnrolmentError("no game chosen for enrolment: start enrolment for a game first")
+        try:
+            card = mapper.card_ids()[[c.casefold() for c in mapper.card_ids()].index(card_id.casefold())]
+        except ValueError:
+            try:
+                card = next(
+                    c for c in mapper.card_ids() if mapper.card_title(c).casefold() == card_id.casefold()
+                )
+            except StopIteration:
+                raise EnrolmentError(f"{game} has no card {card_id!r}") from None
+        enrolled = self._registry.enrol(tag_uid, game, card)
+        self.enrolment.withdraw(tag_uid)
+        self._queue.put(_Reconsider(tag_uid))
+        return enrolled
+
+    def forget(self, uid: str) -> bool:
+        tag_uid = normalise_uid(uid)
+        self.enrolment.withdraw(tag_uid)
+        self._queue.put(_Report())
+        return self._registry.forget(tag_uid)
+
+    # ------------------------------------------------------------------------------------ reading
+
+    @property
+    def config(self) -> TableConfig:
+        return self._config
+
+    def view(self) -> Mapping[str, JSON]:
+        """The session's current published view."""
+        return self._session.view()
+
+    def figures(self) -> dict[str, JSON]:
+        """Latency figures (milliseconds), settle window excluded."""
+        return {"to_submit": self.latency.summary(), "to_outcome": self.round_trip.summary()}

@@ -1,0 +1,486 @@
+"""Table Companion serial protocol, device side: framing, messages and the reliable outbox.
+
+This file runs unchanged on the Pico (MicroPython) and under CPython: the host tests it against the
+same vectors as the host codec, and ``firmware_bridge.virtual`` runs the very same ``DeviceLink`` so
+the virtual table behaves like the board. Hence: no dataclasses, no typing, no f-string tricks, no
+``bytes.hex``; only ``struct`` and plain classes. See docs/protocol.md for the wire format.
+"""
+
+import struct
+
+try:  # MicroPython: ticks wrap, so differences must go through ticks_diff
+    from time import ticks_diff
+except ImportError:  # CPython: our clock is a plain monotonic millisecond count
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+VERSION = 1
+MAX_FRAME = 512  # decoded bytes (header + payload + CRC); the reader drops anything longer
+
+# Message types. 0x01-0x0F: device control (unsequenced); 0x10-0x3F: device events (reliable,
+# acknowledged, in order); 0x40-0x5F: host to device.
+HELLO = 0x01
+HEARTBEAT = 0x02
+BATTERY = 0x03
+ACK = 0x04
+TAG_PRESENT = 0x10
+TAG_REMOVED = 0x11
+DIE_ROLLED = 0x12
+BUTTON = 0x13
+STATE = 0x14
+LED = 0x40
+IDENTIFY = 0x41
+RESYNC = 0x42
+
+RELIABLE_FIRST = 0x10
+RELIABLE_LAST = 0x3F
+
+# STATE reasons
+STATE_HELLO = 0
+STATE_RESYNC = 1
+STATE_OVERFLOW = 2
+
+# Die kinds on the wire (u8) and the names the host reports.
+DIE_KINDS = {1: "d4", 2: "d6", 3: "d8", 4: "d10", 5: "d12", 6: "d20", 7: "cube", 8: "heroscape-combat"}
+
+UID_LENGTHS = (4, 7, 10)
+
+
+class ProtoError(ValueError):
+    """A frame or payload the protocol cannot accept."""
+
+
+def is_reliable(msg_type):
+    return RELIABLE_FIRST <= msg_type <= RELIABLE_LAST
+
+
+def seq_before(a, b):
+    """True when sequence number ``a`` comes before ``b`` (serial arithmetic, RFC 1982, 16 bits)."""
+    return 0 < ((b - a) & 0xFFFF) < 0x8000
+
+
+# --- CRC-16/CCITT-FALSE (IBM-3740): poly 0x1021, init 0xFFFF, no reflection, no xorout ----------
+
+
+def crc16(data, crc=0xFFFF):
+    # Bitwise rather than a 256-entry table: frames are short and the Pico's RAM is not free.
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
+
+
+# --- COBS ---------------------------------------------------------------------------------------
+
+
+def cobs_encode(data):
+    out = bytearray(b"\x00")
+    code_at = 0
+    code = 1
+    last = len(data) - 1
+    for i, byte in enumerate(data):
+        if byte == 0:
+            out[code_at] = code
+            code_at = len(out)
+            out.append(0)
+            code = 1
+            continue
+        out.append(byte)
+        code += 1
+        # A full block of 254 bytes carries no implied zero; open a new block only if data follows.
+        if code == 0xFF and i != last:
+            out[code_at] = code
+            code_at = len(out)
+            out.append(0)
+            code = 1
+    out[code_at] = code
+    return bytes(out)
+
+
+def cobs_decode(data):
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise ProtoError("COBS: zero byte inside a frame")
+        end = i + code
+        if end > n:
+            raise ProtoError("COBS: block runs past the end")
+        block = data[i + 1 : end]
+        if 0 in block:
+            raise ProtoError("COBS: zero byte inside a block")
+        out.extend(block)
+        i = end
+        if code != 0xFF and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+# --- frames -------------------------------------------------------------------------------------
+
+
+def encode_frame(msg_type, seq, payload=b""):
+    """Wire bytes: COBS([version][type][seq u16][payload][crc u16]) + 0x00."""
+    body = struct.pack(">BBH", VERSION, msg_type, seq & 0xFFFF) + bytes(payload)
+    body += struct.pack(">H", crc16(body))
+    return cobs_encode(body) + b"\x00"
+
+
+def decode_frame(chunk):
+    """(type, seq, payload) from one COBS chunk without its delimiter, or ProtoError."""
+    raw = cobs_decode(chunk)
+    if len(raw) < 6:
+        raise ProtoError("frame too short")
+    if len(raw) > MAX_FRAME:
+        raise ProtoError("frame too long")
+    if crc16(raw) != 0:  # CRC over message + its CRC leaves a zero residue
+        raise ProtoError("CRC mismatch")
+    version, msg_type, seq = struct.unpack(">BBH", raw[:4])
+    if version != VERSION:
+        raise ProtoError("unknown version")
+    return msg_type, seq, raw[4:-2]
+
+
+class Splitter:
+    """Splits a byte stream on 0x00; drops chunks longer than a frame can be (garbage, lost sync)."""
+
+    def __init__(self, limit=MAX_FRAME + MAX_FRAME // 254 + 2):
+        self.limit = limit
+        self.buf = bytearray()
+        self.overflow = False
+        self.dropped = 0
+
+    def feed(self, data):
+        chunks = []
+        for byte in data:
+            if byte == 0:
+                if self.overflow:
+                    self.dropped += 1
+                elif self.buf:
+                    chunks.append(bytes(self.buf))
+                self.buf = bytearray()
+                self.overflow = False
+            elif not self.overflow:
+                self.buf.append(byte)
+                if len(self.buf) > self.limit:
+                    self.overflow = True
+                    self.buf = bytearray()
+        return chunks
+
+
+# --- payloads (device to host) ------------------------------------------------------------------
+
+
+def uid_field(uid):
+    if len(uid) not in UID_LENGTHS:
+        raise ProtoError("UID must be 4, 7 or 10 bytes")
+    return bytes([len(uid)]) + bytes(uid)
+
+
+def hello_payload(firmware, boot_id, next_seq, device_id, readers, dice, buttons):
+    name = device_id.encode()[:32]
+    out = struct.pack(">BBBIH", firmware[0], firmware[1], firmware[2], boot_id, next_seq)
+    out += bytes([len(name)]) + name + bytes([readers, len(dice)])
+    for die, kind in dice:
+        out += bytes([die, kind])
+    return out + bytes([len(buttons)]) + bytes(buttons)
+
+
+def tag_payload(reader, uid):
+    return bytes([reader]) + uid_field(uid)
+
+
+def die_payload(die, kind, face):
+    return bytes([die, kind, face])
+
+
+def button_payload(button, pressed, device_ms):
+    return struct.pack(">BBI", button, 1 if pressed else 0, device_ms & 0xFFFFFFFF)
+
+
+def heartbeat_payload(uptime_ms):
+    return struct.pack(">I", uptime_ms & 0xFFFFFFFF)
+
+
+def battery_payload(millivolts, percent):
+    return struct.pack(">HB", millivolts, percent)
+
+
+def state_payload(reason, tags, dice):
+    """tags: [(reader, [uid, ...]), ...]; dice: [(die, kind, face), ...] (face 0 = not known)."""
+    out = bytearray([reason, len(tags)])
+    for reader, uids in tags:
+        out += bytes([reader, len(uids)])
+        for uid in uids:
+            out += uid_field(uid)
+    out.append(len(dice))
+    for die, kind, face in dice:
+        out += bytes([die, kind, face])
+    return bytes(out)
+
+
+# --- payloads (host to device) ------------------------------------------------------------------
+
+
+def parse_ack(payload):
+    """(acked seq, boot id the host believes it is talking to)."""
+    if len(payload) < 6:
+        raise ProtoError("short ACK")
+    return struct.unpack(">HI", payload[:6])
+
+
+def parse_led(payload):
+    """(led, pattern, (r, g, b)); pattern 0 off, 1 on, 2 blink, 3 pulse."""
+    if len(payload) < 5:
+        raise ProtoError("short LED")
+    return payload[0], payload[1], (payload[2], payload[3], payload[4])
+
+
+def parse_identify(payload):
+    if len(payload) < 2:
+        raise ProtoError("short IDENTIFY")
+    return struct.unpack(">H", payload[:2])[0]
+
+
+# --- reliable delivery --------------------------------------------------------------------------
+
+
+class Outbox:
+    """Go-back-N sender: up to ``window`` events in flight, re-sent until a cumulative ACK.
+
+    Why go-back-N with a small window rather than stop-and-wait: a card slid along a battle line
+    produces bursts of TAG_REMOVED/TAG_PRESENT, and one round trip per event would queue them behind
+    each other; a window of 16 keeps the burst flowing while the host stays trivially simple (it only
+    accepts the next expected sequence number, so delivery is in order with no reassembly buffer).
+    """
+
+    def __init__(self, write, window=16, rto_ms=50, limit=256, first_seq=0):
+        self.write = write
+        self.window = window
+        self.rto_ms = rto_ms
+        self.limit = limit
+        self.next_seq = first_seq & 0xFFFF
+        self.entries = []  # [seq, msg_type, wire bytes, last sent ms or None]
+        self.retransmits = 0
+        self.dropped = 0
+
+    def base(self):
+        """Sequence number of the oldest unacknowledged event (what the host must accept next)."""
+        return self.entries[0][0] if self.entries else self.next_seq
+
+    def full(self):
+        return len(self.entries) >= self.limit
+
+    def has_type(self, msg_type):
+        for entry in self.entries:
+            if entry[1] == msg_type:
+                return True
+        return False
+
+    def push(self, msg_type, payload, now):
+        if self.full():
+            self.dropped += 1
+            return False
+        seq = self.next_seq
+        self.next_seq = (seq + 1) & 0xFFFF
+        self.entries.append([seq, msg_type, encode_frame(msg_type, seq, payload), None])
+        self.pump(now)
+        return True
+
+    def ack(self, acked, now):
+        """Cumulative ACK: everything up to and including ``acked`` arrived in order."""
+        if not self.entries:
+            return
+        head = self.entries[0]
+        if acked == (head[0] - 1) & 0xFFFF:
+            # Duplicate ACK: the host is still waiting for the head. Resend now rather than after a
+            # full timeout, unless we sent it a moment ago (its ACK may simply still be in flight).
+            if head[3] is not None and ticks_diff(now, head[3]) >= self.rto_ms // 4:
+                self.resend_all(now)
+            return
+        while self.entries and not seq_before(acked, self.entries[0][0]):
+            self.entries.pop(0)
+        self.pump(now)
+
+    def resend_all(self, now):
+        for entry in self.entries[: self.window]:
+            if entry[3] is not None:
+                self.retransmits += 1
+                entry[3] = now
+                self.write(entry[2])
+
+    def pump(self, now):
+        """Send what the window allows; go back N when the oldest in flight timed out."""
+        in_flight = self.entries[: self.window]
+        if in_flight and in_flight[0][3] is not None and ticks_diff(now, in_flight[0][3]) >= self.rto_ms:
+            self.resend_all(now)
+        for entry in in_flight:
+            if entry[3] is None:
+                entry[3] = now
+                self.write(entry[2])
+
+    def forget_sends(self):
+        """After a link drop nothing in flight can be trusted to have arrived: send all again."""
+        for entry in self.entries:
+            entry[3] = None
+
+
+class DeviceLink:
+    """The device end of the protocol, independent of how the table is read.
+
+    ``write(bytes)`` sends one wire frame; ``clock()`` returns milliseconds; ``snapshot()`` returns
+    ``(tags, dice)`` as for ``state_payload``; ``info`` holds firmware, device_id, readers, dice
+    ([(die, kind)]), buttons. ``on_led(led, pattern, rgb)`` and ``on_identify(ms)`` are optional.
+    """
+
+    def __init__(
+        self,
+        write,
+        clock,
+        info,
+        snapshot,
+        boot_id,
+        first_seq=0,
+        window=16,
+        rto_ms=50,
+        heartbeat_ms=500,
+        hello_ms=1000,
+        limit=256,
+        on_led=None,
+        on_identify=None,
+    ):
+        self.write = write
+        self.clock = clock
+        self.info = info
+        self.snapshot = snapshot
+        self.boot_id = boot_id & 0xFFFFFFFF
+        self.outbox = Outbox(write, window, rto_ms, limit, first_seq)
+        self.heartbeat_ms = heartbeat_ms
+        self.hello_ms = hello_ms
+        self.on_led = on_led
+        self.on_identify = on_identify
+        self.splitter = Splitter()
+        self.started = clock()
+        self.last_heartbeat = None
+        self.last_hello = None
+        self.host_heard = False
+        self.owe_state = False
+        self.ctrl_seq = 0
+        self.rx_errors = 0
+        self.rx_frames = 0
+        self.resyncs = 0
+
+    # -- outgoing --
+
+    def uptime_ms(self):
+        return ticks_diff(self.clock(), self.started)
+
+    def _control(self, msg_type, payload):
+        # Control frames carry the next event sequence number as information only.
+        self.write(encode_frame(msg_type, self.outbox.next_seq, payload))
+
+    def hello(self, reason=STATE_HELLO):
+        """Say hello, then report the full state behind any events still queued (keeps order)."""
+        now = self.clock()
+        self.last_hello = now
+        info = self.info
+        self._control(
+            HELLO,
+            hello_payload(
+                info["firmware"],
+                self.boot_id,
+                self.outbox.base(),
+                info["device_id"],
+                info["readers"],
+                info["dice"],
+                info["buttons"],
+            ),
+        )
+        # A STATE still queued will do: everything after it is queued in order behind it.
+        if not self.outbox.has_type(STATE):
+            self.state_report(reason)
+
+    def state_report(self, reason):
+        tags, dice = self.snapshot()
+        if not self.outbox.push(STATE, state_payload(reason, tags, dice), self.clock()):
+            self.owe_state = True
+
+    def _event(self, msg_type, payload):
+        if not self.outbox.push(msg_type, payload, self.clock()):
+            # The queue is full (no host for a long while): the edge is lost, so owe the host a
+            # full state report that will repair the tag picture once there is room again.
+            self.owe_state = True
+
+    def tag_present(self, reader, uid):
+        self._event(TAG_PRESENT, tag_payload(reader, uid))
+
+    def tag_removed(self, reader, uid):
+        self._event(TAG_REMOVED, tag_payload(reader, uid))
+
+    def die_rolled(self, die, kind, face):
+        self._event(DIE_ROLLED, die_payload(die, kind, face))
+
+    def button(self, button, pressed):
+        self._event(BUTTON, button_payload(button, pressed, self.uptime_ms()))
+
+    def battery(self, millivolts, percent):
+        self._control(BATTERY, battery_payload(millivolts, percent))
+
+    def link_dropped(self):
+        """The USB link went away and came back: the host needs a hello and everything again."""
+        self.host_heard = False
+        self.outbox.forget_sends()
+        self.hello()
+
+    # -- incoming --
+
+    def feed(self, data):
+        for chunk in self.splitter.feed(data):
+            try:
+                msg_type, _seq, payload = decode_frame(chunk)
+                self._handle(msg_type, payload)
+            except ProtoError:
+                self.rx_errors += 1  # a corrupt ACK costs a retransmit, nothing more
+
+    def _handle(self, msg_type, payload):
+        self.rx_frames += 1
+        if msg_type == ACK:
+            acked, boot_id = parse_ack(payload)
+            # An ACK meant for an earlier boot would cumulatively ack events it never saw.
+            if boot_id == self.boot_id:
+                self.host_heard = True
+                self.outbox.ack(acked, self.clock())
+        elif msg_type == RESYNC:
+            self.host_heard = True
+            self.resyncs += 1
+            self.hello(STATE_RESYNC)
+        elif msg_type == LED and self.on_led:
+            led, pattern, rgb = parse_led(payload)
+            self.on_led(led, pattern, rgb)
+        elif msg_type == IDENTIFY and self.on_identify:
+            self.on_identify(parse_identify(payload))
+
+    # -- timers --
+
+    def poll(self):
+        now = self.clock()
+        if self.last_heartbeat is None or ticks_diff(now, self.last_heartbeat) >= self.heartbeat_ms:
+            self.last_heartbeat = now
+            self._control(HEARTBEAT, heartbeat_payload(self.uptime_ms()))
+        # Until the host has spoken, keep saying hello: it may have opened the port after our last one.
+        if not self.host_heard and (
+            self.last_hello is None or ticks_diff(now, self.last_hello) >= self.hello_ms
+        ):
+            self.hello()
+        if self.owe_state and len(self.outbox.entries) < self.outbox.limit // 2:
+            self.owe_state = False
+            self.state_report(STATE_OVERFLOW)
+        self.outbox.pump(now)

@@ -1,0 +1,164 @@
+"""Completing lines, attacks, defeat and rout, and the end of the game (rulebook pp.9-12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import IllegalActionError, Roll
+from companion.games.chaos_marauders.actions import Attack, Decline, Discard, Draw, Place
+from companion.games.chaos_marauders.state import AttackOffer, AttackRoll, PlaceStep
+
+from .positions import (
+    CLAWS,
+    DIRT,
+    GAME,
+    HAK,
+    HM,
+    HS,
+    OM,
+    OS,
+    SHOTTI,
+    SNOT,
+    SQUAD,
+    kinds,
+    line,
+    play,
+    position,
+)
+
+EYE = Roll(0, "cube", ("eye",))
+MARK = Roll(0, "cube", ("mark",))
+
+
+def attack_ready(defender: tuple = (HS, CLAWS, SNOT, SHOTTI), attacker: tuple = (HS, DIRT, HAK, None, HM)):
+    """Grotsnik's line 1 lacks one card; Ugluk's line 1 is incomplete with an Attack Value of 6."""
+    return position({0: [line(*attacker)], 1: [line(*defender)]})
+
+
+def test_completing_a_line_offers_an_attack() -> None:
+    state, events = play(attack_ready(), Place(0, SQUAD, 0, 3))
+    assert isinstance(state.top, AttackOffer)
+    prompt = GAME.prompt(state)
+    assert prompt.kind == "attack"
+    assert [c.action for c in prompt.choices] == [Attack(0, 0, 1, 0), *[], prompt.choices[-1].action]
+    assert prompt.choices[-1].action == Decline(0)
+
+
+def test_attack_value_must_be_strictly_greater() -> None:
+    # Attacker 0+3+4+5+0 = 12; a defender of exactly 12 (Claws 6 + Squad... ) cannot be attacked.
+    state = attack_ready(defender=(HS, CLAWS, HAK, OS and None, None))
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(OS, CLAWS, SQUAD)]})  # 1+6+5 = 12
+    state, _ = play(state, Place(0, SQUAD, 0, 3))
+    assert state.top is None  # no target: no offer, the turn goes on
+    with pytest.raises(IllegalActionError):
+        GAME.apply(state, Attack(0, 0, 1, 0))
+
+
+def test_a_complete_line_cannot_be_attacked() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, SNOT, DIRT, HM)]})
+    state, _ = play(state, Place(0, SQUAD, 0, 3))
+    assert state.top is None
+
+
+def test_defeat_discards_purple_cards_and_the_attacker_takes_the_rest() -> None:
+    state, _ = play(attack_ready(), Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0))
+    assert isinstance(state.top, AttackRoll)
+    state, events = play(state, EYE)
+    assert "LineDefeated" in kinds(events)
+    assert state.boards[1][0] == (None,) * 12
+    assert CLAWS in state.discard
+    top = state.top
+    assert isinstance(top, PlaceStep) and top.player == 0 and top.source == "capture"
+    assert sorted(p.card for p in top.cards) == sorted([HS, SNOT, SHOTTI])
+
+
+def test_captured_cards_are_placed_or_discarded_then_the_turn_ends() -> None:
+    state, _ = play(attack_ready(), Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), EYE)
+    state, _ = play(state, Place(0, SHOTTI, 1, 5), Place(0, HS, 1, 0), Discard(0, SNOT))
+    assert state.boards[0][1][5] == SHOTTI and state.active == 1
+
+
+def test_rout_discards_grey_and_purple_cards_and_the_defender_takes_the_rest() -> None:
+    state = attack_ready(attacker=(HS, DIRT, SHOTTI, None, HM))
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0))
+    state, events = play(state, MARK)
+    assert "LineRouted" in kinds(events)
+    assert state.boards[0][0] == (None,) * 12
+    top = state.top
+    assert isinstance(top, PlaceStep) and top.player == 1 and [p.card for p in top.cards] == [SHOTTI]
+    state, _ = play(state, Place(1, SHOTTI, 1, 4))
+    assert state.active == 1 and state.boards[1][1][4] == SHOTTI
+
+
+def test_attacking_ends_the_turn() -> None:
+    state = attack_ready(defender=(HS, CLAWS))
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), EYE, Discard(0))
+    assert state.active == 1
+
+
+def test_declining_an_attack_lets_the_turn_go_on_and_forfeits_it() -> None:
+    state, events = play(attack_ready(), Place(0, SQUAD, 0, 3), Decline(0))
+    assert state.active == 0 and state.top is None
+    with pytest.raises(IllegalActionError):
+        GAME.apply(state, Attack(0, 0, 1, 0))
+
+
+def test_declining_after_a_turn_ending_card_ends_the_turn() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, HM), line(HS, SQUAD)], 1: [line(HS, CLAWS)]})
+    state, _ = play(state, Draw(0, SQUAD), Place(0, SQUAD, 0, 3))
+    assert isinstance(state.top, AttackOffer)
+    state, _ = play(state, Decline(0))
+    assert state.active == 1
+
+
+def test_attack_before_the_end_of_a_turn_ending_card() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, HM), line(HS, SQUAD)], 1: [line(HS, CLAWS)]})
+    state, _ = play(state, Draw(0, SQUAD), Place(0, SQUAD, 0, 3))
+    state, _ = play(state, Attack(0, 0, 1, 0), MARK)
+    assert state.active == 1
+
+
+def test_a_line_completed_with_captured_cards_cannot_attack() -> None:
+    state = position(
+        {
+            0: [line(HS, DIRT, HAK, None, HM), line(HS, SQUAD, CLAWS, None, HM)],
+            1: [line(HS, SNOT, SHOTTI), line(OS, DIRT)],
+        }
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), EYE)
+    state, _ = play(state, Place(0, SNOT, 1, 3))  # completes line 2 with a captured card
+    assert not any(isinstance(s, AttackOffer) for s in state.stack)
+
+
+def test_a_line_that_lost_cards_may_attack_again_when_completed_again() -> None:
+    # Line 1 is complete but lost its third card (to Dagromm, say): completing it again offers an attack.
+    state = position({0: [line(HS, DIRT, None, SQUAD, HM)], 1: [line(HS, CLAWS)]})
+    state, _ = play(state, Place(0, HAK, 0, 2))
+    assert isinstance(state.top, AttackOffer)
+
+
+def test_the_game_ends_when_a_player_completes_three_lines() -> None:
+    state = position(
+        {
+            0: [line(HS, DIRT, HAK, None, HM), line(OS, SNOT, SQUAD, OM), line(HS, CLAWS, DIRT, HM)],
+            1: [line(HS, CLAWS)],
+        }
+    )
+    state, events = play(state, Place(0, SQUAD, 0, 3))
+    assert "GameEnding" in kinds(events)
+    assert state.finished and state.first_to_complete == 0 and GAME.prompt(state) is None
+    result = GAME.view(state)["result"]
+    assert result["winners"] == [0] and result["tie"] is False
+    assert result["players"][0]["first_to_complete"] == 150
+    with pytest.raises(IllegalActionError, match="game is over"):
+        GAME.apply(state, Draw(1, HAK))
+
+
+def test_a_tie_is_reported_as_a_tie() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, DIRT, HAK, SQUAD, HM)]}, pile={SQUAD: 1})
+    state, _ = play(state, Place(0, SQUAD, 0, 3))
+    # Not over yet; a tie is judged on a finished table:
+    from companion.games.chaos_marauders.view import result
+
+    outcome = result(GAME.facts, state)
+    assert outcome["tie"] is True and outcome["winners"] == [0, 1]

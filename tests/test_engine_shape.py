@@ -1,0 +1,153 @@
+"""The shared engine shape: action codec, prompts, setups."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.engine import (
+    Action,
+    ActionCodec,
+    Choice,
+    IllegalActionError,
+    MalformedActionError,
+    Player,
+    PlayerId,
+    Prompt,
+    Roll,
+    RollRequest,
+    Setup,
+    SetupError,
+)
+
+
+class Side(enum.StrEnum):
+    LEFT = "left"
+    RIGHT = "right"
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    kind: ClassVar[str] = "place"
+    player: PlayerId
+    card: str
+    line: int
+    slot: int | None = None
+
+
+@dataclass(frozen=True)
+class Choose(Action):
+    kind: ClassVar[str] = "choose"
+    player: PlayerId
+    side: Side
+    mode: Literal["attack", "decline"]
+    cards: tuple[str, ...] = ()
+
+
+CODEC = ActionCodec(Place, Choose, Roll)
+
+
+def test_malformed_and_illegal_errors_are_distinct_value_errors() -> None:
+    assert issubclass(MalformedActionError, ValueError)
+    assert issubclass(IllegalActionError, ValueError)
+    assert not issubclass(MalformedActionError, IllegalActionError)
+    assert not issubclass(IllegalActionError, MalformedActionError)
+
+
+def test_codec_round_trips_an_action_with_defaults() -> None:
+    action = Place(PlayerId(1), "sneaky-git", 2)
+    data = CODEC.format(action)
+    assert data == {"kind": "place", "player": 1, "card": "sneaky-git", "line": 2, "slot": None}
+    assert CODEC.parse(data) == action
+    assert CODEC.parse({"kind": "place", "player": 1, "card": "sneaky-git", "line": 2}) == action
+
+
+def test_codec_parses_enums_literals_and_tuples() -> None:
+    data = {"kind": "choose", "player": 0, "side": "left", "mode": "attack", "cards": ["a", "b"]}
+    assert CODEC.parse(data) == Choose(PlayerId(0), Side.LEFT, "attack", ("a", "b"))
+    assert CODEC.format(CODEC.parse(data)) == data
+
+
+def test_roll_is_a_shared_action() -> None:
+    roll = Roll(PlayerId(2), "cube", ("eye", "mark"))
+    assert CODEC.parse(roll.to_json()) == roll
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("place", "JSON object"),
+        ({"player": 1}, "unknown action kind"),
+        ({"kind": "fly"}, "unknown action kind 'fly'"),
+        ({"kind": "place", "player": 1, "card": "x"}, "needs the field 'line'"),
+        ({"kind": "place", "player": "1", "card": "x", "line": 0}, "whole number"),
+        ({"kind": "place", "player": True, "card": "x", "line": 0}, "whole number"),
+        ({"kind": "place", "player": 1, "card": 3, "line": 0}, "text"),
+        ({"kind": "place", "player": 1, "card": "x", "line": 0, "colour": "red"}, "unknown fields: colour"),
+        ({"kind": "choose", "player": 0, "side": "up", "mode": "attack"}, "not one of"),
+        ({"kind": "choose", "player": 0, "side": "left", "mode": "flee"}, "not one of"),
+        ({"kind": "choose", "player": 0, "side": "left", "mode": "attack", "cards": "ab"}, "list"),
+        ({"kind": "roll", "player": 0, "die": "cube", "faces": [1]}, "text"),
+    ],
+)
+def test_codec_rejects_malformed_actions_with_a_message(data: object, message: str) -> None:
+    with pytest.raises(MalformedActionError, match=message):
+        CODEC.parse(data)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(st.dictionaries(st.sampled_from(["kind", "player", "card", "line", "slot", "side", "x"]), json_values))
+def test_codec_never_raises_anything_but_malformed(data: dict) -> None:
+    if "kind" not in data:
+        data["kind"] = "place"
+    try:
+        action = CODEC.parse(data)
+    except MalformedActionError:
+        return
+    assert CODEC.parse(CODEC.format(action)) == action
+
+
+def test_two_action_classes_cannot_share_a_kind() -> None:
+    with pytest.raises(ValueError, match="share the kind"):
+        ActionCodec(Place, Place)
+
+
+def test_prompt_to_json_names_players_choices_and_dice() -> None:
+    prompt = Prompt(
+        kind="roll",
+        players=(PlayerId(0), PlayerId(2)),
+        text="Everyone: roll the Cube!",
+        choices=(Choice("Orcish Eye", Roll(PlayerId(0), "cube", ("eye",))),),
+        roll=RollRequest("cube", 1, ("eye", "mark")),
+    )
+    assert prompt.to_json() == {
+        "kind": "roll",
+        "players": [0, 2],
+        "text": "Everyone: roll the Cube!",
+        "choices": [
+            {"label": "Orcish Eye", "action": {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}}
+        ],
+        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"]},
+    }
+
+
+def test_setup_round_trips_and_rejects_garbage() -> None:
+    setup = Setup("chaos-marauders", (Player("Grotsnik", "#c0392b"), Player("Ugluk")), (("seed", 3),))
+    assert Setup.from_json(setup.to_json()) == setup
+    assert setup.option("seed") == 3
+    assert setup.option("missing", 7) == 7
+    with pytest.raises(SetupError):
+        Setup.from_json({"game": "chaos-marauders"})
+    with pytest.raises(SetupError):
+        Setup.from_json({"game": "chaos-marauders", "players": [3]})

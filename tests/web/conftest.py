@@ -1,0 +1,72 @@
+"""Fixtures for the web app: a real session over a temporary event log, the app over it, clients."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# pytest puts tests/ on sys.path (for tests/conftest.py), where this directory would shadow the real
+# ``web`` package as a namespace package: the repository root must be searched first.
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+if getattr(sys.modules.get("web"), "__file__", "") is None:
+    del sys.modules["web"]
+
+from flask import Flask  # noqa: E402
+from flask.testing import FlaskClient  # noqa: E402
+from web_support import LEGAL_PLACE, PIN, new_game_body  # noqa: E402
+
+from companion.session import Session  # noqa: E402
+from web import create_app  # noqa: E402
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    with Session(tmp_path / "table.sqlite3") as real:
+        yield real
+
+
+@pytest.fixture
+def app(session: Session) -> Flask:
+    return create_app({"TABLE_PIN": PIN, "SECRET_KEY": "test-secret", "TESTING": True}, session)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def pin_headers() -> dict[str, str]:
+    return {"X-Table-Pin": PIN}
+
+
+@pytest.fixture
+def logged_in(client: FlaskClient) -> FlaskClient:
+    """A client that entered the PIN on the control page (the phone's cookie)."""
+    response = client.post("/control/pin", data={"pin": PIN})
+    assert response.status_code == 303
+    return client
+
+
+@pytest.fixture
+def playing(client: FlaskClient, pin_headers: dict[str, str]) -> FlaskClient:
+    """A client of an app whose session has a four-player Chaos Marauders game running."""
+    response = client.post("/api/commands", json=new_game_body(), headers=pin_headers)
+    assert response.status_code == 200, response.json
+    return client
+
+
+@pytest.fixture
+def legal_action() -> dict:
+    """An action the first position accepts: Grotsnik lays a Snotling straight on line 1, slot 4."""
+    return dict(LEGAL_PLACE)
+
+
+@pytest.fixture
+def illegal_action() -> dict:
+    """A well-formed action the rules refuse in the first position: it is not Ugluk's turn."""
+    return {"kind": "draw", "player": 1, "card": "crummy-snotling-slaves"}

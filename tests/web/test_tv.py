@@ -1,0 +1,64 @@
+"""The TV scoreboard shell, its QR code and its static files: read-only, local, no PIN."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from web_support import PIN
+
+from web import create_app
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+
+
+@pytest.mark.parametrize("url", ["/", "/tv"])
+def test_the_tv_page_is_a_shell_that_streams_the_view(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    for element in ('id="players"', 'id="prompt"', 'id="ticker"', 'id="banner"', 'id="final"'):
+        assert element in page
+    assert 'TableTV.start("/stream")' in page
+    assert "/tv/qr.svg" in page
+
+
+def test_the_qr_code_is_an_svg_of_the_control_url(client):
+    page = client.get("/tv").get_data(as_text=True)
+    assert "http://localhost/control" in page  # the host the TV used, when no public URL is set
+    response = client.get("/tv/qr.svg")
+    assert response.status_code == 200
+    assert response.mimetype == "image/svg+xml"
+    assert response.get_data(as_text=True).startswith("<svg")
+
+
+def test_the_qr_code_follows_the_public_url(session):
+    app = create_app({"TABLE_PIN": PIN, "SECRET_KEY": "k", "PUBLIC_URL": "http://table.local:8000/"}, session)
+    client = app.test_client()
+    assert "http://table.local:8000/control" in client.get("/").get_data(as_text=True)
+    other = create_app({"TABLE_PIN": PIN, "SECRET_KEY": "k", "PUBLIC_URL": "http://10.0.0.9:8000"}, session)
+    assert client.get("/tv/qr.svg").data != other.test_client().get("/tv/qr.svg").data
+
+
+@pytest.mark.parametrize("name", ["tv.js", "live.js", "control.js", "tv.css", "common.css", "control.css"])
+def test_static_files_are_served_locally(client, name):
+    response = client.get(f"/static/{name}")
+    assert response.status_code == 200
+    assert response.data
+    response.close()
+
+
+def test_nothing_is_loaded_from_another_site():
+    """The table may have no internet: every script, style and image comes from the Pi."""
+    for path in [*WEB.glob("templates/*.html"), *WEB.glob("static/*")]:
+        text = path.read_text()
+        assert not re.search(r"""(src|href)=["']https?://""", text), path
+        assert "@import url(http" not in text, path
+
+
+def test_the_tv_needs_no_pin_and_changes_nothing(client, session):
+    before = dict(session.view())
+    assert client.get("/").status_code == 200
+    assert client.get("/tv/qr.svg").status_code == 200
+    assert dict(session.view()) == before

@@ -1,0 +1,56 @@
+"""The table's web app: TV scoreboard, phone control page, JSON API and the live SSE stream.
+
+``create_app(config, session)`` is the only way in (flaskr's factory): the entry point builds the
+session and passes it here, so tests hand in a fake or a real session over a temporary database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from companion.session.contract import SessionPort
+from web import api, context, control, errors, stream, tv
+from web.auth import PinGuard
+
+DEFAULTS: dict[str, Any] = {
+    "TABLE_PIN": None,  # required: the entry point generates one when the settings have none
+    "PUBLIC_URL": None,  # base URL for the QR code; None: the URL the TV itself was opened with
+    "DEFAULT_GAME": "chaos-marauders",
+    "DEFAULT_PLAYERS": [],
+    "SSE_KEEPALIVE": 15.0,
+    "SSE_RETRY_MS": 2000,
+    "PIN_MAX_FAILURES": 5,  # wrong PINs from one address before it must wait
+    "PIN_LOCKOUT_SECONDS": 30.0,
+    # Cookies only ride on same-site requests: another site cannot post commands with a phone's cookie.
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "JSON_SORT_KEYS": False,
+}
+
+
+def create_app(config: Mapping[str, Any], session: SessionPort) -> Flask:
+    """The Flask app over ``session``; ``config`` needs at least ``TABLE_PIN`` and ``SECRET_KEY``."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config)
+    if not app.config.get("TABLE_PIN"):
+        raise ValueError("the web app needs a TABLE_PIN (the entry point generates one)")
+    if not app.config.get("SECRET_KEY"):
+        raise ValueError("the web app needs a SECRET_KEY to sign the phones' cookies")
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    context.init_app(app, session)
+    app.extensions["companion.pin_guard"] = PinGuard(
+        str(app.config["TABLE_PIN"]),
+        max_failures=int(app.config["PIN_MAX_FAILURES"]),
+        lockout_seconds=float(app.config["PIN_LOCKOUT_SECONDS"]),
+    )
+    stream.init_app(app)
+    app.register_blueprint(tv.bp)
+    app.register_blueprint(control.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    errors.init_app(app)
+    return app

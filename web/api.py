@@ -1,0 +1,93 @@
+"""``/api/...``: the JSON API. Reads need no PIN; ``POST /api/commands`` does (see docs/api.md)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+from werkzeug.exceptions import BadRequest, NotFound
+
+from companion.games import UnknownGameError
+from companion.session.history import UnknownGameIdError
+from web import catalogs
+from web.auth import require_pin
+from web.commands import submit_from_request
+from web.context import current_session, records
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+HISTORY_DEFAULT = 50
+HISTORY_MAX = 1000
+
+
+@bp.get("/view")
+def view() -> Response:
+    return jsonify(dict(current_session().view()))
+
+
+def _int_arg(name: str, default: int | None, low: int, high: int) -> int | None:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(f"'{name}' must be a whole number") from None
+    if not low <= value <= high:
+        raise BadRequest(f"'{name}' must be between {low} and {high}")
+    return value
+
+
+@bp.get("/history")
+def history() -> Response:
+    """The last inputs of a game (default: the current one), oldest first, reverted ones marked."""
+    limit = _int_arg("limit", HISTORY_DEFAULT, 1, HISTORY_MAX)
+    game_id = _int_arg("game_id", None, 1, 2**62)
+    try:
+        items = records().history(game_id=game_id, limit=limit)
+    except UnknownGameIdError as exc:
+        raise NotFound(str(exc)) from None
+    return jsonify({"history": items})
+
+
+@bp.get("/games")
+def games() -> Response:
+    return jsonify({"games": records().games()})
+
+
+@bp.get("/games/<int:game_id>/export")
+def export(game_id: int) -> Response:
+    try:
+        lines = records().export_jsonl(game_id)
+    except UnknownGameIdError as exc:
+        raise NotFound(str(exc)) from None
+    return Response(
+        lines,
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"'},
+    )
+
+
+@bp.get("/available-games")
+def available_games() -> Response:
+    return jsonify({"games": list(catalogs.registered_games())})
+
+
+@bp.get("/cards/<game>")
+def cards(game: str) -> Response:
+    try:
+        catalog = catalogs.card_catalog(game)
+    except UnknownGameError as exc:
+        raise NotFound(str(exc)) from None
+    if catalog is None:
+        raise NotFound(f"the game {game!r} has no card catalog")
+    return jsonify({"game": game, "cards": list(catalog)})
+
+
+@bp.get("/dice")
+def dice() -> Response:
+    return jsonify({"dice": catalogs.dice_names()})
+
+
+@bp.post("/commands")
+@require_pin
+def commands() -> tuple[Response, int]:
+    return submit_from_request("api")

@@ -1,0 +1,232 @@
+// The TV scoreboard: draws each published view (see docs/api.md for its keys) into the page shell.
+// Whole views arrive every time, so the page is redrawn from scratch; what changed since the previous
+// view (a tile just placed) is found by comparing the two, which also works after an undo.
+"use strict";
+
+var TableTV = (function () {
+  var el = TableLive.el;
+  var TICKER_SIZE = 6;
+  var previousCells = null; // "seat:line:slot" -> card id, from the previous view
+  var ticker = []; // [{seq, text}] newest first
+  var lastSeq = null;
+
+  function text(id, value) {
+    document.getElementById(id).textContent = value || "";
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+
+  function cellsOf(game) {
+    var cells = {};
+    (game.players || []).forEach(function (player) {
+      (player.lines || []).forEach(function (line) {
+        (line.slots || []).forEach(function (card, slot) {
+          if (card) cells[player.seat + ":" + line.index + ":" + slot] = card.id;
+        });
+      });
+    });
+    return cells;
+  }
+
+  function tile(card, fresh) {
+    if (!card) return el("div", "tile tile-empty");
+    var node = el("div", "tile card-" + (card.colour || "grey") + (fresh ? " tile-fresh" : ""));
+    node.dataset.card = card.id;
+    node.title = card.title;
+    node.appendChild(el("span", "tile-attack", card.attack === null || card.attack === undefined ? "" : card.attack));
+    node.appendChild(el("span", "tile-name", card.title));
+    node.appendChild(el("span", "tile-vp", card.vp ? card.vp : ""));
+    if (card.owner !== null && card.owner !== undefined) node.classList.add("tile-owned");
+    return node;
+  }
+
+  function lineRow(player, line, fresh) {
+    var row = el("div", "line" + (line.complete ? " line-complete" : ""));
+    row.dataset.line = line.index;
+    var label = el("div", "line-label");
+    label.appendChild(el("span", "line-attack", line.attack_value === null || line.attack_value === undefined ? "–" : line.attack_value));
+    var state = line.complete ? "complete" : (line.card_count || 0) + "/12";
+    if (line.protected) state += " 🛡";
+    label.appendChild(el("span", "line-state", state));
+    row.appendChild(label);
+    var slots = el("div", "slots");
+    (line.slots || []).forEach(function (card, slot) {
+      var key = player.seat + ":" + line.index + ":" + slot;
+      slots.appendChild(tile(card, card && fresh[key]));
+    });
+    row.appendChild(slots);
+    return row;
+  }
+
+  function scoreParts(score) {
+    var parts = [];
+    Object.keys(score || {}).forEach(function (key) {
+      // Only the numeric parts (cards, booty, line bonus...); per-line detail is drawn on the lines.
+      if (key !== "total" && typeof score[key] === "number" && score[key]) {
+        parts.push(key.replace(/_/g, " ") + " " + score[key]);
+      }
+    });
+    return parts.join(" · ");
+  }
+
+  function playerPanel(player, fresh, waiting) {
+    var panel = el("section", "player" + (player.active ? " player-active" : "") + (waiting ? " player-waiting" : ""));
+    panel.style.setProperty("--player", player.colour || "#888");
+    panel.dataset.seat = player.seat;
+    var head = el("header", "player-head");
+    head.appendChild(el("span", "player-name", player.name));
+    if (player.active) head.appendChild(el("span", "player-turn", "to play"));
+    var score = el("span", "player-score");
+    score.appendChild(el("span", "player-score-parts", scoreParts(player.score)));
+    score.appendChild(el("strong", "player-total", player.score ? player.score.total : 0));
+    score.appendChild(el("span", "player-vp-label", "VP"));
+    head.appendChild(score);
+    panel.appendChild(head);
+    (player.lines || []).forEach(function (line) {
+      panel.appendChild(lineRow(player, line, fresh));
+    });
+    return panel;
+  }
+
+  function freshCells(cells) {
+    var fresh = {};
+    if (previousCells === null) return fresh; // the first view: nothing is "new"
+    Object.keys(cells).forEach(function (key) {
+      if (previousCells[key] !== cells[key]) fresh[key] = true;
+    });
+    return fresh;
+  }
+
+  function renderPrompt(game, view) {
+    var prompt = document.getElementById("prompt");
+    var top = document.getElementById("top");
+    if (!game) {
+      prompt.textContent = "No game yet — scan the code to start one";
+      top.style.removeProperty("--player");
+      return;
+    }
+    var active = (game.players || []).filter(function (p) { return p.active; })[0];
+    top.style.setProperty("--player", active ? active.colour : "#888");
+    if (game.finished) prompt.textContent = "Game over";
+    else prompt.textContent = game.prompt ? game.prompt.text : "";
+    text("game-title", game.title || game.game);
+    text("round", game.round ? "Round " + game.round : "");
+    var piles = [];
+    if (game.draw_pile !== undefined) piles.push("Draw pile " + pileCount(game.draw_pile));
+    if (game.discard_pile !== undefined) piles.push("Discards " + pileCount(game.discard_pile));
+    text("piles", piles.join("   "));
+  }
+
+  function pileCount(pile) {
+    if (typeof pile === "number") return pile;
+    if (Array.isArray(pile)) {
+      return pile.reduce(function (n, item) {
+        return n + (item && typeof item === "object" && "count" in item ? item.count : 1);
+      }, 0);
+    }
+    if (pile && typeof pile === "object" && "count" in pile) return pile.count;
+    return "";
+  }
+
+  function remember(view) {
+    var change = view.last_change;
+    if (!change || ticker.some(function (t) { return t.seq === change.seq && t.kind === change.kind; })) return;
+    var texts = (change.events || []).map(function (e) { return e.text; }).filter(Boolean);
+    if (!texts.length) {
+      var names = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended" };
+      texts = [names[change.kind] || change.kind];
+    }
+    ticker.unshift({ seq: change.seq, kind: change.kind, text: texts.join(" — ") });
+    ticker = ticker.slice(0, TICKER_SIZE);
+  }
+
+  function renderTicker() {
+    var list = clear(document.getElementById("ticker"));
+    ticker.forEach(function (item, i) {
+      list.appendChild(el("li", i === 0 ? "tick tick-new" : "tick", item.text));
+    });
+  }
+
+  function renderSide(view) {
+    var notices = clear(document.getElementById("notices"));
+    (view.notices || []).forEach(function (n) {
+      notices.appendChild(el("li", "notice notice-" + (n.level || "info"), n.text));
+    });
+    var devices = clear(document.getElementById("devices"));
+    Object.keys(view.devices || {}).forEach(function (name) {
+      var status = view.devices[name] || {};
+      var state = status.state || status.status || "";
+      var item = el("li", "device device-" + String(state).replace(/[^a-z_-]/gi, ""));
+      item.appendChild(el("span", "device-dot"));
+      item.appendChild(el("span", "device-name", name));
+      item.appendChild(el("span", "device-state", state));
+      devices.appendChild(item);
+    });
+  }
+
+  function renderFinal(game) {
+    var final = document.getElementById("final");
+    if (!game || !game.finished || !game.result) {
+      final.hidden = true;
+      return;
+    }
+    clear(final);
+    var result = game.result;
+    var winners = result.winners || [];
+    var byseat = {};
+    (game.players || []).forEach(function (p) { byseat[p.seat] = p; });
+    var names = winners.map(function (s) { return byseat[s] ? byseat[s].name : "seat " + s; });
+    var box = el("div", "final-box");
+    box.appendChild(el("h1", "final-title", result.tie ? "A tie! " + names.join(" & ") : names.join(" & ") + " wins!"));
+    var rows = (game.players || []).slice().sort(function (a, b) {
+      return (b.score ? b.score.total : 0) - (a.score ? a.score.total : 0);
+    });
+    var table = el("ol", "final-table");
+    rows.forEach(function (p) {
+      var row = el("li", "final-row" + (winners.indexOf(p.seat) >= 0 ? " final-winner" : ""));
+      row.style.setProperty("--player", p.colour || "#888");
+      row.appendChild(el("span", "final-name", p.name));
+      row.appendChild(el("span", "final-parts", scoreParts(p.score)));
+      row.appendChild(el("strong", "final-total", p.score ? p.score.total : 0));
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+    final.appendChild(box);
+    final.hidden = false;
+  }
+
+  function render(view) {
+    var game = view.game;
+    document.body.dataset.seq = view.seq;
+    document.body.dataset.status = view.status;
+    renderPrompt(game, view);
+    var players = clear(document.getElementById("players"));
+    if (!game) {
+      players.appendChild(el("p", "tv-empty", "Start a game on the control page"));
+      previousCells = null;
+    } else {
+      var cells = cellsOf(game);
+      var fresh = lastSeq !== null && view.seq !== lastSeq ? freshCells(cells) : {};
+      var waiting = game.prompt ? game.prompt.players || [] : [];
+      players.className = "tv-players tv-players-" + (game.players || []).length;
+      (game.players || []).forEach(function (p) {
+        players.appendChild(playerPanel(p, fresh, waiting.indexOf(p.seat) >= 0));
+      });
+      previousCells = cells;
+    }
+    lastSeq = view.seq;
+    remember(view);
+    renderTicker();
+    renderSide(view);
+    renderFinal(game);
+  }
+
+  function start(url) {
+    TableLive.connect(url, render);
+  }
+
+  return { start: start, render: render };
+})();
