@@ -68,7 +68,9 @@ def weighted_choice(actions: Sequence[Action], rng: random.Random) -> Action:
     return rng.choices(list(actions), weights=weights, k=1)[0]
 
 
-def next_action(game: Game, state: Any, deck: DemoDeck, rng: random.Random, dice: Dice | None = None) -> Action | None:
+def next_action(
+    game: Game, state: Any, deck: DemoDeck, rng: random.Random, dice: Dice | None = None
+) -> Action | None:
     """What the simulated table does next in ``state``; None when the game is over."""
     prompt = game.prompt(state)
     if prompt is None:

@@ -20,13 +20,13 @@ def encode(data: bytes | bytearray | memoryview) -> bytes:
         out += data[start:end]
         if end == n:
             return bytes(out)
-        if data[end] == 0:
-            start = end + 1
-            if start == n:  # a trailing zero needs a final empty block to say so
-                out.append(1)
-                return bytes(out)
-        else:  # a full 254-byte block: no zero is implied, carry on from the same place
+        if end - start == 254:  # a full block implies no zero: carry on from the same place
             start = end
+            continue
+        start = end + 1  # skip the zero this block stands for
+        if start == n:  # a trailing zero needs a final empty block to say so
+            out.append(1)
+            return bytes(out)
 
 
 def decode(data: bytes | bytearray | memoryview) -> bytes:

@@ -184,6 +184,7 @@ class HostProtocol:
             if msg.pressed:
                 self._observe(ButtonPressed(ButtonId(str(msg.button)), msg.device_ms / 1000.0))
         elif isinstance(msg, m.StateReport):
+            self._count("state_reports")
             self._reconcile(msg, at)
 
     def _reconcile(self, report: m.StateReport, at: float) -> None:

@@ -29,6 +29,7 @@ class Counters:
     retransmits_seen: int = 0  # events the host had already received once
     before_hello: int = 0  # events ignored while not connected (the device re-sends)
     events: int = 0  # events delivered
+    state_reports: int = 0  # full state reports reconciled
     resyncs_sent: int = 0
     reconnects: int = 0
     device_restarts: int = 0

@@ -90,6 +90,7 @@ class VirtualTable:
         self._clock = clock
         self._rng = random.Random(self.settings.seed)
         self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._master: int | None = None
@@ -252,6 +253,11 @@ class VirtualTable:
         with self._lock:
             self._frozen = frozen
 
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Wait until ``predicate()`` (checked whenever the host sent us something) holds."""
+        with self._changed:
+            return self._changed.wait_for(predicate, timeout)
+
     @property
     def plugged(self) -> bool:
         return self._master is not None
@@ -375,6 +381,7 @@ class VirtualTable:
                     continue
                 if data:
                     self._receive(data)
+                    self._changed.notify_all()
                 if self._held is not None:  # never keep a reordered frame back for long
                     held, self._held = self._held, None
                     self._raw_write(held)

@@ -8,10 +8,12 @@ observation for the table; LEDs follow the session's published views.
 from hardware.config import GpioConfig, GpioConfigError, make_pin_factory
 from hardware.controls import TableButtons
 from hardware.indicators import PlayerLeds, RejectBuzzer, ViewFollower
+from hardware.stack import GpioStack
 
 __all__ = [
     "GpioConfig",
     "GpioConfigError",
+    "GpioStack",
     "PlayerLeds",
     "RejectBuzzer",
     "TableButtons",

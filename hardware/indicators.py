@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from gpiozero import LED, Buzzer, Factory
 
 from companion.engine import JSON
-from companion.session.contract import Outcome, SessionPort
+from companion.session.contract import Outcome, SessionPort, Subscription
 from companion.table.views import active_players
 from hardware.config import GpioConfig
 
@@ -72,6 +72,7 @@ class ViewFollower:
         self._leds = leds
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._subscription: Subscription | None = None
         self._seen = threading.Condition()
         self._last_seq: int | None = None
 
@@ -88,7 +89,7 @@ class ViewFollower:
             return self._seen.wait_for(lambda: self._last_seq is not None and self._last_seq >= seq, timeout)
 
     def start(self) -> None:
-        subscription = self._session.subscribe()
+        subscription = self._subscription = self._session.subscribe()
 
         def run() -> None:
             try:
@@ -98,14 +99,14 @@ class ViewFollower:
                         self.apply(view)
             except Exception:  # the LEDs are a convenience: log, never take the table down
                 log.exception("the LED follower stopped")
-            finally:
-                subscription.close()
 
         self._thread = threading.Thread(target=run, name="gpio-leds", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
+        if self._subscription is not None:
+            self._subscription.close()  # wakes the thread's pending get()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None

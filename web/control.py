@@ -15,8 +15,7 @@ from web.commands import submit_from_request
 bp = Blueprint("control", __name__, url_prefix="/control")
 
 
-@bp.get("")
-@bp.get("/")
+@bp.get("/", strict_slashes=False)
 def index() -> str:
     return render_template(
         "control.html",

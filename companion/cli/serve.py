@@ -43,14 +43,18 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The settings file (if any), then the flags given, with a PIN surely set."""
-    return load_settings(args.config).with_overrides(
-        host=args.host,
-        port=args.port,
-        db=args.db,
-        pin=args.pin,
-        public_url=args.public_url,
-        log_level=args.log_level,
-    ).resolved_pin()
+    return (
+        load_settings(args.config)
+        .with_overrides(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            pin=args.pin,
+            public_url=args.public_url,
+            log_level=args.log_level,
+        )
+        .resolved_pin()
+    )
 
 
 def configure_logging(level: str) -> None:
@@ -63,6 +67,26 @@ def configure_logging(level: str) -> None:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request drowns the log
 
 
+def _request_handler() -> type:
+    from werkzeug.serving import WSGIRequestHandler
+
+    class RequestHandler(WSGIRequestHandler):
+        """Sends each SSE message in one packet, at once.
+
+        werkzeug writes a chunk as four small writes (size, CRLF, data, CRLF) and then flushes: with a
+        buffered socket file they leave as one send, and without Nagle's algorithm that send never
+        waits for the TV to acknowledge the previous message.
+        """
+
+        wbufsize = -1
+
+        def setup(self) -> None:
+            super().setup()
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    return RequestHandler
+
+
 class Server:
     """The Flask app on a threaded werkzeug server, run on a background thread."""
 
@@ -70,7 +94,7 @@ class Server:
         from werkzeug.serving import make_server
 
         self.app = app
-        self._server = make_server(host, port, app, threaded=True)
+        self._server = make_server(host, port, app, threaded=True, request_handler=_request_handler())
         self._thread = threading.Thread(target=self._server.serve_forever, name="http", daemon=True)
 
     @property

@@ -119,7 +119,7 @@ class SessionPort(Protocol):
         """
 
     def view(self) -> Mapping[str, JSON]:
-        """The current published view (see ``companion.session.view`` for its keys)."""
+        """The current published view (a ``PublishedView``; keys: ``PUBLISHED_VIEW_KEYS``)."""
 
     def subscribe(self) -> Subscription: ...
 

@@ -45,6 +45,8 @@ class Subscriber:
     def put(self, view: PublishedView) -> None:
         """Called by the writer: never blocks longer than a lock hand-off."""
         with self._ready:
+            if self._closed:
+                return
             if len(self._items) == self._items.maxlen:
                 self._dropped += 1  # the deque drops the oldest on append
             self._items.append(view)

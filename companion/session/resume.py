@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.engine import JSON, Game, Setup
 from companion.session.run import Applied, GameRun
-from companion.session.store import EventLog, InputRow
+from companion.session.store import EventLog, InputRow, ReplayRow
 
 logger = logging.getLogger(__name__)
 
@@ -39,21 +39,25 @@ class Resumed:
     problems: tuple[str, ...] = ()
 
 
-def effective_inputs(rows: list[InputRow]) -> tuple[list[Applied], list[Applied]]:
-    """The actions that make the position (not reverted), and the redo stack, from a game's inputs."""
+def effective_inputs(rows: list[ReplayRow]) -> tuple[list[Applied], list[Applied]]:
+    """The actions that make the position (not reverted), and the redo stack, from a game's inputs.
+
+    ``rows`` are ``EventLog.replay_rows``: (seq, kind, payload, events, reverted, target).
+    """
     applied: list[Applied] = []
     by_seq: dict[int, Applied] = {}
     redo: list[Applied] = []
-    for row in rows:
-        if row.kind == "act":
-            item = Applied(row.seq, row.payload, row.events)
-            by_seq[row.seq] = item
-            if not row.reverted:
+    for seq, kind, payload, events, reverted, target in rows:
+        if kind == "act":
+            item = Applied(seq, payload, events)
+            by_seq[seq] = item
+            if not reverted:
                 applied.append(item)
-            redo.clear()  # a new action ends what could be redone
-        elif row.kind == "undo" and row.target in by_seq:
-            redo.append(by_seq[row.target])
-        elif row.kind == "redo" and redo and redo[-1].seq == row.target:
+            if redo:
+                redo.clear()  # a new action ends what could be redone
+        elif kind == "undo" and target in by_seq:
+            redo.append(by_seq[target])
+        elif kind == "redo" and redo and redo[-1].seq == target:
             redo.pop()
     return applied, redo
 
@@ -97,7 +101,7 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
             "game %s started under rules %s, resuming under %s", row.id, row.rules_version, game.rules_version
         )
     run = GameRun(game, row.id, setup, initial, snapshot_every, ended=row.ended is not None)
-    applied, redo = effective_inputs(log.inputs(row.id))
+    applied, redo = effective_inputs(log.replay_rows(row.id))
     count, state, snapshot_seq = _snapshot(log, game, row.id, applied)
     problems: list[str] = []
     try:

@@ -8,22 +8,21 @@ checkpoint every ``checkpoint_every`` inputs and the last few positions, and rep
 from __future__ import annotations
 
 import json
-import logging
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.engine import JSON, Event, Game, Setup
-
-logger = logging.getLogger(__name__)
 
 RECENT_POSITIONS = 16
 
 
-@dataclass(frozen=True)
-class Applied:
-    """An accepted action, kept as the JSON text the log holds (parsed again only when replayed)."""
+class Applied(NamedTuple):
+    """An accepted action, kept as the JSON text the log holds (parsed again only when replayed).
+
+    A named tuple, not a dataclass: a restart builds one per input, and this is five times cheaper.
+    """
 
     seq: int
     payload: str
@@ -124,7 +123,6 @@ class GameRun:
 
     def adopt(self, applied: list[Applied], redo: list[Applied], count: int, state: Any) -> None:
         """Resume: ``state`` is the position after ``applied[:count]`` (a snapshot); replays the rest."""
-        self.applied = []
         self.redo = list(redo)
         self.applied = list(applied[:count])
         self._checkpoints[count] = state

@@ -7,6 +7,7 @@ Device reports travel the same queue, so the writer is the only code that ever b
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
@@ -228,6 +229,12 @@ class Session:
 
     def _device(self, report: _DeviceReport) -> None:
         status = dict(report.status)
+        try:
+            json.dumps(status)
+        except (TypeError, ValueError):
+            # Kept out, or every later view would fail to encode.
+            logger.warning("device %s reported a status that is not JSON: %r", report.name, status)
+            return
         notices = [
             {"level": str(n.get("level", "info")), "text": str(n.get("text", "")), "source": report.name}
             for n in status.pop("notices", None) or ()

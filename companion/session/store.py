@@ -57,6 +57,10 @@ INPUT_COLUMNS = (
 )
 
 
+ReplayRow = tuple[int, str, str, str, bool, int | None]
+"""(seq, kind, payload, events, reverted, target): the columns a restart reads, as plain tuples."""
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: int
@@ -228,11 +232,12 @@ class EventLog:
         ).fetchone()
         return game_row(row) if row else None
 
-    def inputs(self, game_id: int) -> list[InputRow]:
-        rows = self.conn.execute(
-            f"SELECT {INPUT_COLUMNS} FROM inputs WHERE game_id = ? ORDER BY seq", (game_id,)
+    def replay_rows(self, game_id: int) -> list[ReplayRow]:
+        """(seq, kind, payload, events, reverted, target) of a game's inputs: just what a restart needs."""
+        return self.conn.execute(
+            "SELECT seq, kind, payload, events, reverted, target FROM inputs WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         ).fetchall()
-        return [input_row(r) for r in rows]
 
     def last_input(self) -> InputRow | None:
         row = self.conn.execute(f"SELECT {INPUT_COLUMNS} FROM inputs ORDER BY seq DESC LIMIT 1").fetchone()

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import JSON, Event, Game, IllegalActionError, MalformedActionError, Setup, SetupError
+from companion.engine import JSON, ActionError, Event, Game, MalformedActionError, Setup, SetupError
 from companion.session.contract import Command, Outcome, OutcomeError
 from companion.session.resume import ResumeStats, resume
 from companion.session.run import Applied, GameRun, encode_events
@@ -86,6 +86,12 @@ class Writer:
 
     def handle(self, command: Command, render: Render) -> tuple[Outcome, PublishedView | None]:
         """Answers one command; never raises (an unexpected error is logged and becomes a rejection)."""
+        try:
+            # Checked before anything else, so a bad observation cannot fail inside the transaction.
+            _dumps(None if command.observation is None else dict(command.observation))
+        except (TypeError, ValueError) as exc:
+            reason = f"the observation is not JSON: {exc}"
+            return Outcome(accepted=False, error="malformed", reason=reason), None
         handlers = {
             "act": self._act,
             "undo": self._undo,
@@ -109,11 +115,11 @@ class Writer:
     def _act(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
         run = self._playing()
         try:
-            action = run.game.parse_action(dict(command.payload))
+            action = run.game.parse_action(command.payload)
             state, events = run.game.apply(run.state, action)
         except MalformedActionError as exc:
             raise Rejected("malformed", str(exc)) from exc
-        except IllegalActionError as exc:
+        except ActionError as exc:  # IllegalActionError, or an engine's own refusal
             raise Rejected("illegal", str(exc)) from exc
         view = run.game.view(state)
         accepted = _Accepted("act", _dumps(run.game.format_action(action)), tuple(events))
@@ -150,7 +156,7 @@ class Writer:
         target = run.redo[-1]
         try:
             state, _ = run.game.apply(run.state, run.game.parse_action(json.loads(target.payload)))
-        except (MalformedActionError, IllegalActionError) as exc:
+        except ActionError as exc:
             raise Rejected("illegal", f"cannot redo: {exc}") from exc
         view = run.game.view(state)
         texts = "; ".join(target.event_texts()) or json.loads(target.payload).get("kind", "action")
@@ -180,14 +186,20 @@ class Writer:
         events = (Event("GameStarted", f"New game of {game.title}: {names}", {"game": game.name}),)
         view = game.view(initial)
         rules = game.rules_version
-        with self.log.transaction():
-            if previous is not None and not previous.ended:
-                self.log.end_game(previous.game_id, now)
-            game_id = self.log.add_game(game.name, _dumps(setup.to_json()), rules, now)
-            run = GameRun(game, game_id, setup, initial, self.snapshot_every)
-            position = Position(game_id, self._status(run, initial), view, False, False)
-            accepted = _Accepted("new_game", _dumps(setup.to_json()), events)
-            seq, change, published = self._write(game_id, run, command, accepted, position, render, now)
+        # Restart problems belong to the game being closed: the new game's first view drops them.
+        old_notices, self.notices = self.notices, []
+        try:
+            with self.log.transaction():
+                if previous is not None and not previous.ended:
+                    self.log.end_game(previous.game_id, now)
+                game_id = self.log.add_game(game.name, _dumps(setup.to_json()), rules, now)
+                run = GameRun(game, game_id, setup, initial, self.snapshot_every)
+                position = Position(game_id, self._status(run, initial), view, False, False)
+                accepted = _Accepted("new_game", _dumps(setup.to_json()), events)
+                seq, change, published = self._write(game_id, run, command, accepted, position, render, now)
+        except BaseException:
+            self.notices = old_notices
+            raise
         self.run, self.seq, self.last_change = run, seq, change
         return Outcome(accepted=True, seq=seq, events=events), published
 

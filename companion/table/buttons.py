@@ -1,6 +1,7 @@
 """Buttons at the table become commands.
 
-Button ids (as ``hardware`` names them): ``shout:<seat>``, ``confirm``, ``undo``, ``next``.
+Button roles: ``shout:<seat>``, ``confirm``, ``undo``, ``next`` (``hardware`` names GPIO buttons so;
+the microcontroller's numbered buttons are named by ``[table.buttons]``).
 
 * shout — the first press wins. Presses arriving within the shout window are gathered, then ordered
   by the timestamp taken in the GPIO callback (not by arrival: the callback threads may be scheduled

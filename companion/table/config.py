@@ -11,6 +11,9 @@ Loaded once at the entry point from the ``[table]`` section of the settings file
     zone = "line"
     player = 0
     line = 0
+
+    [table.buttons]          # only for buttons wired to the microcontroller
+    "0" = "shout:0"
 """
 
 from __future__ import annotations
@@ -80,12 +83,15 @@ class TableConfig:
     removal_ms: int = 400
     """A tag gone for less than this and back is a read flicker, not a removal."""
     roll_window_ms: int = 3000
-    """Several dice for one prompt (HeroScape attacks) must all be read within this window."""
+    """Several dice gathered into one roll (HeroScape attacks): each must follow the previous within this."""
     shout_window_ms: int = 40
     """Shout presses are gathered this long after the first, then ordered by their own timestamps."""
     notice_s: float = 15.0
     """How long a one-off notice ("no roll was asked for") stays on screen."""
     readers: tuple[ReaderZone, ...] = ()
+    buttons: tuple[tuple[str, str], ...] = ()
+    """Device button id -> role (``"shout:0"``, ``"confirm"``, ``"undo"``, ``"next"``) for buttons
+    wired to the microcontroller, which numbers them; GPIO buttons arrive already named."""
 
     def __post_init__(self) -> None:
         seen: set[int] = set()
@@ -96,30 +102,59 @@ class TableConfig:
         for name in ("settle_ms", "removal_ms", "roll_window_ms", "shout_window_ms"):
             if getattr(self, name) < 0:
                 raise TableConfigError(f"table.{name} cannot be negative")
+        for device, role in self.buttons:
+            if role not in BUTTON_ROLES and not _is_shout(role):
+                raise TableConfigError(f"table.buttons: {device!r} -> {role!r} is not a button role")
         object.__setattr__(self, "_by_reader", {z.reader: z for z in self.readers})
+        object.__setattr__(self, "_roles", dict(self.buttons))
 
     def zone_of(self, reader: ReaderId) -> ReaderZone | None:
         return self._by_reader.get(reader)  # type: ignore[attr-defined,no-any-return]
 
+    def button_role(self, button: str) -> str:
+        """The role of a device button; a button not listed is taken as already named."""
+        return self._roles.get(button, button)  # type: ignore[attr-defined,no-any-return]
+
     @classmethod
     def from_mapping(cls, section: Mapping[str, Any]) -> TableConfig:
         """Builds the config from the ``[table]`` section (a dict as ``tomllib`` returns it)."""
-        known = {"settle_ms", "removal_ms", "roll_window_ms", "shout_window_ms", "notice_s", "readers"}
+        known = {
+            "settle_ms",
+            "removal_ms",
+            "roll_window_ms",
+            "shout_window_ms",
+            "notice_s",
+            "readers",
+            "buttons",
+        }
         unknown = set(section) - known
         if unknown:
             raise TableConfigError(f"unknown keys in [table]: {', '.join(sorted(unknown))}")
         readers = tuple(_reader_zone(entry, i) for i, entry in enumerate(section.get("readers", ())))
-        timings = {k: section[k] for k in known - {"readers"} if k in section}
+        timings = {k: section[k] for k in known - {"readers", "buttons"} if k in section}
         for key, value in timings.items():
             if not isinstance(value, int | float) or isinstance(value, bool):
                 raise TableConfigError(f"table.{key} must be a number, got {value!r}")
-        return cls(readers=readers, **timings)
+        buttons = section.get("buttons", {})
+        if not isinstance(buttons, Mapping) or not all(isinstance(v, str) for v in buttons.values()):
+            raise TableConfigError(
+                'table.buttons must map device button ids to roles, e.g. {"0" = "shout:0"}'
+            )
+        return cls(readers=readers, buttons=tuple((str(k), v) for k, v in buttons.items()), **timings)
 
     @classmethod
     def load(cls, path: Path) -> TableConfig:
         """Reads the ``[table]`` section of a TOML settings file (an absent section gives defaults)."""
         with path.open("rb") as fh:
             return cls.from_mapping(tomllib.load(fh).get("table", {}))
+
+
+BUTTON_ROLES = ("confirm", "undo", "next")
+
+
+def _is_shout(role: str) -> bool:
+    prefix, _, seat = role.partition(":")
+    return prefix == "shout" and seat.isdigit()
 
 
 def _reader_zone(entry: Mapping[str, Any], index: int) -> ReaderZone:

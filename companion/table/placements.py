@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine import JSON
 from companion.observations import ReaderId, TagUid
-from companion.table.config import ReaderZone
+from companion.table.config import ReaderZone, ZoneKind
 from companion.table.enrolment import PendingTag
 from companion.table.mappers import Act, GameMapper, Note
 from companion.table.registry import EnrolledTag, TagRegistry
@@ -33,6 +33,8 @@ class Placements:
         self._tracker = tracker
         self._registry = registry
         self._lifted: dict[TagUid, tuple[ReaderZone, str]] = {}
+        self._last_zone: dict[TagUid, ZoneKind] = {}
+        """Where each tag last settled: a card leaving play differs from one fresh from the pile."""
         self._recheck_at: float | None = None
 
     def settled(self, settled: Settled, now: float) -> None:
@@ -83,7 +85,7 @@ class Placements:
         tag = self._registry.lookup(uid)
         if table.enrolment.active or tag is None:
             table.enrolment.offer(PendingTag(uid, place, seen_at, tag.card_id if tag else None))
-            table.notices.changed = True
+            table.changed()
             if tag is None and not table.enrolment.active:
                 table.notices.post(
                     f"tag:{uid}", f"Unknown card tag {uid} on {place}: enrol it on the control page"
@@ -95,8 +97,11 @@ class Placements:
         self._clear_lifted(uid)
         shown = mapper.cards_in(zone, view)
         if shown is not None and self._shown_already(reader, tag.card_id, shown):
+            self._last_zone[uid] = zone.zone
             return
-        translation = mapper.placed(zone, tag.card_id, view)
+        came_from = self._last_zone.get(uid)
+        self._last_zone[uid] = zone.zone
+        translation = mapper.placed(zone, tag.card_id, view, came_from)
         if isinstance(translation, Act):
             observation: dict[str, JSON] = {
                 "type": "tag_placed",
@@ -142,6 +147,8 @@ class Placements:
         table.notices.clear(f"tag:{uid}")
         table.notices.clear(f"amb:{uid}")
         zone = table.config.zone_of(reader)
+        if zone is None and not self._tracker.committed_on(reader):
+            table.notices.clear(f"reader:{reader}")
         tag = self._registry.lookup(uid)
         if zone is None or tag is None or table.enrolment.active:
             return

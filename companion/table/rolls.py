@@ -1,9 +1,14 @@
 """Dice read at the table answer the engine's pending roll prompt.
 
 The engine says what it waits for (``prompt.roll``: die, count, faces; ``prompt.players``). A die
-result is mapped to the game's symbol by the dice data, checked against that request and, once
-``count`` dice are in, submitted as one ``Roll`` for the prompted player. A roll nobody asked for
-is shown and ignored: the engine never receives a die it did not request.
+result is mapped to the game's symbol by the dice data, checked against that request and submitted
+as a ``Roll`` for the prompted player. A roll nobody asked for is shown and ignored: the engine never
+receives a die it did not request.
+
+Several dice for one prompt: games whose engine counts rolls down one at a time (Chaos Marauders:
+one Cube, thrown six times for the Idol) get each result at once. Others (a HeroScape attack, all
+dice thrown together) get one ``Roll`` with ``count`` faces: every result read counts as one die,
+each must follow the previous within the window, and a window that runs out loses the partial roll.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Any
 
 from companion.dice import Dice, UnknownDieError, UnknownFaceError
 from companion.engine import JSON
-from companion.observations import DieId, DieRolled
+from companion.observations import DieRolled
 from companion.table.mappers import Act, Note, Translation
 from companion.table.views import player_names, prompt
 
@@ -23,9 +28,10 @@ from companion.table.views import player_names, prompt
 class _Collecting:
     request: tuple[Any, ...]
     """The prompt being answered (kind, players, die, count): a new prompt starts afresh."""
-    started: float
-    symbols: dict[DieId, str] = field(default_factory=dict)
-    observations: dict[DieId, dict[str, JSON]] = field(default_factory=dict)
+    count: int
+    last: float
+    symbols: list[str] = field(default_factory=list)
+    observations: list[dict[str, JSON]] = field(default_factory=list)
 
 
 class RollCollector:
@@ -34,7 +40,9 @@ class RollCollector:
         self._window = window
         self._collecting: _Collecting | None = None
 
-    def rolled(self, roll: DieRolled, view: Mapping[str, JSON], now: float) -> Translation:
+    def rolled(
+        self, roll: DieRolled, view: Mapping[str, JSON], now: float, one_at_a_time: bool = False
+    ) -> Translation:
         try:
             die = self._dice[roll.kind]
             symbol = die.symbol(roll.face)
@@ -54,33 +62,33 @@ class RollCollector:
         players = tuple(asked.get("players") or ())
         if len(players) != 1:
             return Note(f"{said} — several players are to roll: enter it on the control page")
-        count = int(request.get("count") or 1)
+        count = 1 if one_at_a_time else int(request.get("count") or 1)
         key = (asked.get("kind"), players, wanted, count)
         if self._collecting is None or self._collecting.request != key:
-            self._collecting = _Collecting(key, now)
-        # One result per physical die: a die rolled again (it fell off the table) replaces its result.
-        self._collecting.symbols[roll.die] = symbol
-        self._collecting.observations[roll.die] = _observation(roll, symbol)
-        if len(self._collecting.symbols) < count:
+            self._collecting = _Collecting(key, count, now)
+        collecting = self._collecting
+        collecting.symbols.append(symbol)
+        collecting.observations.append(_observation(roll, symbol))
+        collecting.last = now
+        if len(collecting.symbols) < count:
             return None
-        done, self._collecting = self._collecting, None
-        symbols = list(done.symbols.values())
-        names = ", ".join(die.name(s) for s in symbols)
+        self._collecting = None
+        names = ", ".join(die.name(s) for s in collecting.symbols)
         who = player_names(view).get(players[0], f"P{players[0] + 1}")
-        payload = {"kind": "roll", "player": players[0], "die": wanted, "faces": symbols}
-        observation = {"type": "dice_rolled", "dice": list(done.observations.values())}
+        payload = {"kind": "roll", "player": players[0], "die": wanted, "faces": collecting.symbols}
+        observation = {"type": "dice_rolled", "dice": collecting.observations}
         return Act(payload, f"{who}'s {die.title} roll ({names})", observation)
 
     def due(self, now: float) -> Translation:
         """A multi-dice roll whose window ran out before all dice were read."""
-        if self._collecting is None or self._collecting.started + self._window > now:
+        if self._collecting is None or self._collecting.last + self._window > now:
             return None
-        read, count = len(self._collecting.symbols), self._collecting.request[3]
+        read, count = len(self._collecting.symbols), self._collecting.count
         self._collecting = None
         return Note(f"Only {read} of {count} dice were read in time: roll all {count} again")
 
     def next_deadline(self) -> float | None:
-        return None if self._collecting is None else self._collecting.started + self._window
+        return None if self._collecting is None else self._collecting.last + self._window
 
     def _title_of(self, game_die: str) -> str:
         for die in self._dice:

@@ -114,13 +114,16 @@ class SettleTracker:
         return [settled for _, settled in out]
 
     def next_deadline(self) -> float | None:
-        deadlines = [
-            (r.gone_at + self._removal) if r.committed else (r.since + self._settle)
-            for r in self._readings.values()
-            if (r.committed and r.gone_at is not None) or (not r.committed and not r.ambiguous)
-        ]
+        """When ``due`` next has something to say (None: not until a new reading)."""
+        deadlines: list[float] = []
+        for reading in self._readings.values():
+            if reading.committed:
+                if reading.gone_at is not None:
+                    deadlines.append(reading.gone_at + self._removal)
+            elif not reading.ambiguous:
+                deadlines.append(reading.since + self._settle)
         if any(self._ambiguous_settled(uid) for uid in self._ambiguous):
-            deadlines.append(float("-inf"))
+            deadlines.append(float("-inf"))  # an ambiguity just resolved: report it at once
         return min(deadlines, default=None)
 
     def committed_on(self, reader: ReaderId) -> list[TagUid]:

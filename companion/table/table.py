@@ -33,7 +33,16 @@ from companion.table.clock import Clock, monotonic
 from companion.table.config import TableConfig
 from companion.table.enrolment import Enrolment, PendingTag
 from companion.table.latency import LatencyStats
-from companion.table.mappers import Act, GameMapper, Note, Translation, UnknownGameMapperError, find_mapper
+from companion.table.mappers import (
+    Act,
+    GameMapper,
+    Note,
+    Translation,
+    UnknownCardChoiceError,
+    UnknownGameMapperError,
+    find_mapper,
+    resolve_card,
+)
 from companion.table.notices import NoticeBoard
 from companion.table.placements import Placements
 from companion.table.registry import EnrolledTag, TagRegistry, normalise_uid
@@ -84,6 +93,8 @@ class Table:
         self._clock = clock
         self._find_mapper = mappers
         self._mappers: dict[str, GameMapper | None] = {}
+        self._mappers_lock = threading.Lock()  # enrolment requests look mappers up from web threads
+        self._dirty = False
         self._queue: queue.Queue[Any] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._rejected: list[Callable[[Outcome], None]] = []
@@ -128,8 +139,10 @@ class Table:
     def pump(self) -> None:
         """Handles everything queued and everything due at the clock's now, on the calling thread.
 
-        For tests and single-threaded tools; never call it while the worker runs.
+        For tests and single-threaded tools; the worker thread, when started, does this itself.
         """
+        if self._thread is not None:
+            raise RuntimeError("the table's worker is running: it pumps by itself")
         while True:
             try:
                 item = self._queue.get_nowait()
@@ -172,7 +185,10 @@ class Table:
             self._tracker.gone(item.reader, TagUid(item.uid), item.at)
         elif isinstance(item, DieRolled):
             arrived = self._clock()
-            self.dispatch(self._rolls.rolled(item, self._session.view(), arrived), arrived)
+            view = self._session.view()
+            mapper = self.mapper_for(game_name(view))
+            one_at_a_time = mapper is not None and mapper.rolls_one_at_a_time
+            self.dispatch(self._rolls.rolled(item, view, arrived, one_at_a_time), arrived)
         elif isinstance(item, ButtonPressed):
             self._pressed(item)
         elif isinstance(item, CardSighted):
@@ -180,7 +196,7 @@ class Table:
         elif isinstance(item, _Reconsider):
             self._placements.reconsider(item.uid, self._clock())
         elif isinstance(item, _Report):
-            self.notices.changed = True
+            self.changed()
         else:
             log.warning("the table cannot handle %r", item)
 
@@ -208,7 +224,7 @@ class Table:
 
     def _pressed(self, press: ButtonPressed) -> None:
         now = self._clock()
-        name = str(press.button)
+        name = self._config.button_role(str(press.button))
         seat = buttons.shout_seat(name)
         if seat is not None:
             self._shouts.pressed(seat, press.at, now)
@@ -241,12 +257,13 @@ class Table:
     def mapper_for(self, game: str | None) -> GameMapper | None:
         if game is None:
             return None
-        if game not in self._mappers:
-            try:
-                self._mappers[game] = self._find_mapper(game)
-            except UnknownGameMapperError:
-                self._mappers[game] = None
-        return self._mappers[game]
+        with self._mappers_lock:
+            if game not in self._mappers:
+                try:
+                    self._mappers[game] = self._find_mapper(game)
+                except UnknownGameMapperError:
+                    self._mappers[game] = None
+            return self._mappers[game]
 
     def dispatch(self, translation: Translation, since: float, source: str = "table") -> Outcome | None:
         """Carries out a mapper's answer: submit an action, or show a note."""
@@ -279,12 +296,16 @@ class Table:
         now = self._clock() if now is None else now
         self.notices.post(ONE_OFF + text, text, level, expires_at=now + self._config.notice_s)
 
+    def changed(self) -> None:
+        """The status the session shows (enrolment offers) changed: report it after this step."""
+        self._dirty = True
+
     def _flush_report(self) -> None:
-        if self.notices.changed:
+        if self.notices.changed or self._dirty:
             self._report()
 
     def _report(self) -> None:
-        self.notices.changed = False
+        self.notices.changed = self._dirty = False
         status: dict[str, JSON] = {
             "state": "ready",
             "readers": len(self._config.readers),
@@ -327,14 +348,9 @@ class Table:
         if game is None or mapper is None:
             raise EnrolmentError("no game chosen for enrolment: start enrolment for a game first")
         try:
-            card = mapper.card_ids()[[c.casefold() for c in mapper.card_ids()].index(card_id.casefold())]
-        except ValueError:
-            try:
-                card = next(
-                    c for c in mapper.card_ids() if mapper.card_title(c).casefold() == card_id.casefold()
-                )
-            except StopIteration:
-                raise EnrolmentError(f"{game} has no card {card_id!r}") from None
+            card = resolve_card(mapper, card_id)
+        except UnknownCardChoiceError as exc:
+            raise EnrolmentError(str(exc)) from None
         enrolled = self._registry.enrol(tag_uid, game, card)
         self.enrolment.withdraw(tag_uid)
         self._queue.put(_Reconsider(tag_uid))

@@ -24,7 +24,12 @@ SNOT, DIRT, HAK, SQUAD, CLAWS = (
     "spattznatts-suicide-squad",
     "claws-of-malal",
 )
-PIG, SHAMAN, CM, PLAGUE = "bozlum-pigstickers", "shaman-of-aaaaaaaag", "chaos-marauders", "blightskabb-plague-lords"
+PIG, SHAMAN, CM, PLAGUE = (
+    "bozlum-pigstickers",
+    "shaman-of-aaaaaaaag",
+    "chaos-marauders",
+    "blightskabb-plague-lords",
+)
 CREEPS, RAT, DAGROMM, GIT = "venemous-creeps", "horned-rat-standard", "dagromm-flailbreath", "sneaky-git"
 ODLUGG, IDOL, BILGE, SKYRR = "odlugg-spleenripper", "idol", "bilge-guttrot", "skyrrs-blowback"
 SHOTTI, SPOIL = "shotti", "spoil-heap"
@@ -55,7 +60,10 @@ def position(
     """A position with the given lines; every other card of the deck is in the draw pile unless
     ``pile`` says otherwise (then the rest goes to the discard pile), so cards are conserved."""
     boards = boards or {}
-    full = [tuple(boards.get(seat, ())) + (EMPTY_LINE,) * (3 - len(boards.get(seat, ()))) for seat in range(players)]
+    full = [
+        tuple(boards.get(seat, ())) + (EMPTY_LINE,) * (3 - len(boards.get(seat, ())))
+        for seat in range(players)
+    ]
     used = Counter(c for board in full for cells in board for c in cells if c is not None)
     used.update(discard)
     for step in stack:

@@ -83,7 +83,7 @@ def test_place_without_slot_takes_the_only_open_slot() -> None:
 
 
 def test_place_without_slot_keeps_the_card_pending_when_several_slots_are_open() -> None:
-    state, events = play(new_game(), Place(0, HAK, 0, None))
+    state, _events = play(new_game(), Place(0, HAK, 0, None))
     assert isinstance(state.top, PlaceStep) and state.top.hint_line == 0
     prompt = GAME.prompt(state)
     assert prompt is not None and "which slot" in prompt.text
@@ -94,7 +94,9 @@ def test_place_without_slot_keeps_the_card_pending_when_several_slots_are_open()
 
 def test_a_refused_action_names_the_reason_and_changes_nothing() -> None:
     state = position({0: [line(HS, DIRT)]})
-    with pytest.raises(IllegalActionError, match="Line 1: this battle line already holds a card with this symbol"):
+    with pytest.raises(
+        IllegalActionError, match="Line 1: this battle line already holds a card with this symbol"
+    ):
         GAME.apply(state, Place(0, DIRT, 0, 4))
     assert state == position({0: [line(HS, DIRT)]})
 
@@ -132,7 +134,9 @@ def test_view_has_the_tv_keys_and_is_json() -> None:
     player = view["players"][0]
     assert {"seat", "name", "colour", "active", "score", "lines"} <= set(player)
     assert len(player["lines"]) == 3 and len(player["lines"][0]["slots"]) == 12
-    assert {"index", "complete", "attack_value", "can_attack", "protected", "card_count"} <= set(player["lines"][0])
+    assert {"index", "complete", "attack_value", "can_attack", "protected", "card_count"} <= set(
+        player["lines"][0]
+    )
     assert view["finished"] is False and view["result"] is None
 
 
@@ -140,3 +144,10 @@ def test_view_score_is_the_breakdown_if_the_game_ended_now() -> None:
     state = position({0: [line(HS, DIRT, HAK, HM)]})
     score = GAME.view(state)["players"][0]["score"]
     assert score["total"] == 40 and score["cards"] == 40
+
+
+def test_view_shows_the_green_card_being_resolved_but_hides_chaos_marauders() -> None:
+    state, _ = play(position(), Draw(0, "dagromm-flailbreath"), Roll(0, "cube", ("eye",)))
+    assert GAME.view(state)["drawn_card"]["id"] == "dagromm-flailbreath"
+    state, _ = play(position(), Draw(0, "chaos-marauders"))
+    assert GAME.view(state)["drawn_card"] == {"id": "hidden", "title": "A card", "hidden": True}

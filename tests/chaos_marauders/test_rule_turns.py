@@ -8,7 +8,23 @@ from companion.engine import IllegalActionError
 from companion.games.chaos_marauders.actions import Discard, Draw, Place
 from companion.games.chaos_marauders.state import PlaceStep
 
-from .positions import CLAWS, DIRT, GAME, HAK, HM, HS, OM, OS, PLAGUE, SNOT, SQUAD, kinds, line, play, position
+from .positions import (
+    CLAWS,
+    DIRT,
+    GAME,
+    HAK,
+    HM,
+    HS,
+    OM,
+    OS,
+    PLAGUE,
+    SNOT,
+    SQUAD,
+    kinds,
+    line,
+    play,
+    position,
+)
 
 
 def test_standard_only_at_left_end() -> None:
@@ -101,7 +117,7 @@ def test_declining_to_place_a_drawn_card_ends_the_turn() -> None:
 
 def test_war_machine_card_must_be_placed_if_able() -> None:
     state, _ = play(position(), Draw(0, "smasher-left"))
-    with pytest.raises(IllegalActionError, match="war machine card must be placed"):
+    with pytest.raises(IllegalActionError, match="must be placed when it can be"):
         GAME.apply(state, Discard(0))
     assert all(c.action.kind == "place" for c in GAME.prompt(state).choices)
 
@@ -146,3 +162,20 @@ def test_pending_card_prompt_lists_every_legal_slot() -> None:
     places = {(c.action.line, c.action.slot) for c in GAME.prompt(state).choices if c.action.kind == "place"}
     assert (0, 6) in places and (0, 3) not in places and (0, 9) not in places
     assert len([p for p in places if p[0] == 1]) == 10  # slots 2..11 of an empty line
+
+
+def test_cheatin_git_discards_both_illegal_duplicates_when_found() -> None:
+    # A hand correction left two Grivziz Dirtballs in one line: the next input discovers them.
+    from companion.games.chaos_marauders.state import EMPTY_LINE
+
+    clean = position({0: [line(HS, DIRT, HAK)]})
+    board = (line(HS, DIRT, HAK, DIRT), EMPTY_LINE, EMPTY_LINE)
+    counts = list(clean.pile)
+    counts[GAME.facts.index[DIRT]] -= 1
+    from companion.games.chaos_marauders.state import evolve
+
+    dirty = evolve(clean, boards=(board, clean.boards[1]), pile=tuple(counts))
+    state, events = play(dirty, Draw(0, SQUAD))
+    assert "CheatinGit" in kinds(events)
+    assert state.boards[0][0][:4] == (HS, None, HAK, None)
+    assert state.discard.count(DIRT) == 2

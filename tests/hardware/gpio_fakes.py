@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 class FeedSession:
     def __init__(self) -> None:
-        self.views: queue.Queue[Mapping] = queue.Queue()
+        self.views: queue.Queue[Mapping | None] = queue.Queue()
         self.closed = False
 
     def subscribe(self) -> FeedSession:
@@ -22,6 +22,7 @@ class FeedSession:
 
     def close(self) -> None:
         self.closed = True
+        self.views.put(None)  # like a real subscription, closing wakes a waiting get()
 
 
 def view(seq: int, active: int | None, players: int = 4) -> dict:

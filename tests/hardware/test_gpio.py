@@ -11,7 +11,15 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.observations import ButtonPressed
 from companion.table import ManualClock
-from hardware import GpioConfig, GpioConfigError, PlayerLeds, RejectBuzzer, TableButtons, ViewFollower
+from hardware import (
+    GpioConfig,
+    GpioConfigError,
+    GpioStack,
+    PlayerLeds,
+    RejectBuzzer,
+    TableButtons,
+    ViewFollower,
+)
 
 CONFIG = GpioConfig(
     pin_factory="mock",
@@ -58,6 +66,8 @@ def test_shout_presses_are_stamped_in_the_callback_to_the_millisecond(factory, p
     factory.pin(27).drive_low()  # seat 1 first
     clock.advance(0.002)
     factory.pin(17).drive_low()  # seat 0, 2 ms later
+    factory.pin(27).drive_high()
+    factory.pin(17).drive_high()
     first, second = sink.get(timeout=1), sink.get(timeout=1)
     assert (first.button, second.button) == ("shout:1", "shout:0")
     assert round((second.at - first.at) * 1000) == 2
@@ -96,6 +106,8 @@ def test_first_press_wins_through_the_table(factory, presses, tmp_path):
     factory.pin(22).drive_low()  # seat 2 at t
     clock.advance(0.001)
     factory.pin(27).drive_low()  # seat 1 at t + 1 ms
+    factory.pin(22).drive_high()
+    factory.pin(27).drive_high()
     late, early = sink.get(timeout=1), sink.get(timeout=1)
     table.observe(early)  # the later press reaches the table first
     table.observe(late)
@@ -165,3 +177,20 @@ def test_gpio_config_from_toml_section():
 def test_gpio_config_errors_name_the_problem(section, message):
     with pytest.raises(GpioConfigError, match=message):
         GpioConfig.from_mapping(section)
+
+
+def test_the_stack_builds_every_device_and_releases_the_pins(factory):
+    session = FeedSession()
+    sink: queue.Queue[ButtonPressed] = queue.Queue()
+    stack = GpioStack(CONFIG, session, sink.put, pin_factory=factory)
+    stack.start()
+    factory.pin(25).drive_low()
+    factory.pin(25).drive_high()
+    assert sink.get(timeout=1).button == "undo"
+    session.views.put(view(4, active=1))
+    assert stack.follower.wait_for(4, timeout=2)
+    assert factory.pin(6).state is True
+    stack.close()
+    assert session.closed
+    again = GpioStack(CONFIG, FeedSession(), sink.put, pin_factory=factory)  # the pins are free again
+    again.close()

@@ -2,7 +2,8 @@
 
 Run by test_session_crash.py: ``python crash_child.py DB SEED``. Choices come from a random generator
 seeded by SEED and the seq it resumed at; a restarted child carries on from wherever it was killed.
-Lines: ``READY <seq>`` after resuming, then one JSON object per accepted input.
+Lines: ``OPENING`` before it opens the log, ``READY <seq>`` after resuming, then one JSON object per
+accepted input.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def report(command: Command, outcome: Outcome) -> str:
 
 def main(db: str, seed: str) -> None:
     session = Session(db, find_nim, snapshot_every=7)
+    print("OPENING", flush=True)
     session.start()
     print(f"READY {session.view()['seq']}", flush=True)
     rng = random.Random(f"{seed}-{session.view()['seq']}")

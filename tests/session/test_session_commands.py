@@ -214,7 +214,7 @@ def test_a_command_not_taken_in_time_is_withdrawn(session: Session, db_path: Pat
     blocker = threading.Thread(target=lambda: first.append(take(session, 0, 1)))
     blocker.start()
     assert entered.wait(5)
-    late = take(session, 1, 1, player=1)
+    late = session.submit(Command("act", "test", take_json(1, 1, player=1)), timeout=0.05)
     assert (late.accepted, late.error) == (False, "unavailable")
     gate.set()
     blocker.join(10)
@@ -236,3 +236,29 @@ def test_the_observation_is_stored_with_the_input(session: Session, db_path: Pat
     assert session.submit(Command("act", "table", take_json(0, 1, 0), observation=seen)).accepted
     (entry,) = [h for h in session.history() if h["kind"] == "act"]
     assert entry["observation"] == seen and entry["source"] == "table"
+
+
+def test_an_observation_that_is_not_json_is_malformed(session: Session, db_path: Path) -> None:
+    new_nim(session)
+    outcome = session.submit(Command("act", "table", take_json(0, 1, 0), observation={"at": object()}))
+    assert (outcome.accepted, outcome.error) == (False, "malformed")
+    assert [row[1] for row in log_rows(db_path)] == ["new_game"]
+
+
+def test_an_action_that_is_not_an_object_is_malformed(session: Session) -> None:
+    new_nim(session)
+    outcome = session.submit(Command("act", "api", ["take"]))  # type: ignore[arg-type]
+    assert (outcome.accepted, outcome.error) == (False, "malformed")
+
+
+def test_start_twice_is_an_error_and_stop_twice_is_harmless(session: Session) -> None:
+    with pytest.raises(RuntimeError, match="already running"):
+        session.start()
+    session.stop()
+    session.stop()
+    assert not session.running
+
+
+def test_the_constructor_does_no_io(tmp_path: Path) -> None:
+    Session(tmp_path / "deep" / "table.db", find_nim)
+    assert list(tmp_path.iterdir()) == []

@@ -25,7 +25,7 @@ from companion.engine import JSON, Setup
 from companion.session import Session, replay
 
 CHILD = Path(__file__).with_name("crash_child.py")
-KILLS = 24
+KILLS = 30
 
 
 @dataclass
@@ -65,8 +65,18 @@ def read_log(db: Path, after: int) -> list[tuple[int, str, str, int | None]]:
         conn.close()
 
 
+def effective_seqs(db: Path, game_id: int) -> list[int]:
+    conn = sqlite3.connect(db)
+    try:
+        sql = "SELECT seq FROM inputs WHERE game_id = ? AND kind = 'act' AND reverted = 0 ORDER BY seq"
+        rows = conn.execute(sql, (game_id,)).fetchall()
+    finally:
+        conn.close()
+    return [seq for (seq,) in rows]
+
+
 def run_child_and_kill(db: Path, seed: int, lines_before_kill: int | None) -> list[str]:
-    """Starts the child, kills it after that many accepted lines (None: at once), returns its lines."""
+    """Starts the child, kills it after that many accepted lines (None: while it resumes), returns them."""
     child = subprocess.Popen(
         [sys.executable, str(CHILD), str(db), str(seed)],
         stdout=subprocess.PIPE,
@@ -74,22 +84,28 @@ def run_child_and_kill(db: Path, seed: int, lines_before_kill: int | None) -> li
         text=True,
         cwd=CHILD.parent,
     )
+    lines: list[str] = []
     try:
+        opening = child.stdout.readline()
+        assert opening == "OPENING\n", opening + child.stderr.read()
         if lines_before_kill is not None:
             ready = child.stdout.readline()
             assert ready.startswith("READY"), ready + child.stderr.read()
             for _ in range(lines_before_kill):
-                if not child.stdout.readline():
-                    break
+                lines.append(child.stdout.readline())
         os.kill(child.pid, signal.SIGKILL)
-        out, err = child.communicate(timeout=30)
+        child.wait(timeout=30)
+        # Read through the same file objects: readline() above may have buffered some lines already.
+        out, err = child.stdout.read(), child.stderr.read()
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
+        child.stdout.close()
+        child.stderr.close()
     assert child.returncode == -signal.SIGKILL, err
     assert "UNEXPECTED" not in out and "Traceback" not in err, out + err
-    return [line for line in out.splitlines() if line.startswith("{")]
+    return [line for line in "".join([*lines, out]).splitlines() if line.startswith("{")]
 
 
 @pytest.mark.slow
@@ -97,9 +113,10 @@ def test_sigkill_at_many_moments_loses_nothing_accepted_and_invents_nothing(tmp_
     db = tmp_path / "table.db"
     rng = random.Random(7)
     model = Model()
+    unreported = 0
     for round_ in range(KILLS):
-        # Every few rounds the child dies while still opening and replaying the log.
-        lines_before_kill = None if round_ % 6 == 5 else rng.choice([0, 1, 2, 5, 13, 30, 60])
+        # Every few rounds the child dies while it opens and replays the log.
+        lines_before_kill = None if round_ % 6 == 5 else rng.choice([0, 1, 2, 5, 13, 30, 60, 150])
         known = model.seqs[-1] if model.seqs else 0
         printed = [json.loads(line) for line in run_child_and_kill(db, round_, lines_before_kill)]
         logged = read_log(db, known) if db.exists() else []
@@ -112,6 +129,7 @@ def test_sigkill_at_many_moments_loses_nothing_accepted_and_invents_nothing(tmp_
         assert len(logged_seqs) - len(printed_seqs) in (0, 1)
         for entry in printed:
             model.add(entry["seq"], entry["kind"], entry["payload"], entry["target"])
+        unreported += len(logged) - len(printed)
         for seq, kind, payload, target in logged[len(printed) :]:
             model.add(seq, kind, json.loads(payload), target)
 
@@ -122,5 +140,8 @@ def test_sigkill_at_many_moments_loses_nothing_accepted_and_invents_nothing(tmp_
                 continue
             expected = replay(Nim(), Setup.from_json(model.setup), [p for _, p in model.effective])
             assert resumed.state == expected
+            game_id = resumed.view()["game_id"]
+            assert effective_seqs(db, game_id) == [seq for seq, _ in model.effective]
             assert resumed.view()["can_redo"] == bool(model.redo) or resumed.view()["status"] == "finished"
     assert len(model.seqs) > 100  # the rounds did real work between the kills
+    print(f"{len(model.seqs)} inputs over {KILLS} kills, {unreported} committed but not yet reported")

@@ -170,3 +170,11 @@ def test_device_reports_from_many_threads_all_arrive(session: Session) -> None:
     new_nim(session)  # queued behind every report, so its view carries them all
     assert sorted(session.view()["devices"]) == sorted(f"die-{i}" for i in range(10))
     assert session.view()["last_change"]["kind"] == "new_game"
+
+
+def test_a_device_status_that_is_not_json_is_ignored(session: Session) -> None:
+    session.report_device("camera", {"frame": object()})
+    session.report_device("gpio", {"state": "ok"})
+    new_nim(session)  # queued behind both reports
+    assert session.view()["devices"] == {"gpio": {"state": "ok"}}
+    assert session.running

@@ -158,6 +158,8 @@ def test_an_input_the_new_rules_refuse_stops_the_replay_with_a_notice(make_sessi
     assert second.state.piles == (17,)
     (notice,) = second.view()["notices"]
     assert "input #4 no longer applies" in notice["text"] and notice["level"] == "warning"
+    new_nim(second)
+    assert second.view()["notices"] == []  # the warning was about the closed game
 
 
 def test_history_lists_the_last_inputs_in_log_order(session: Session) -> None:

@@ -72,6 +72,10 @@ class ToyMapper:
     """A game mapper for a toy game whose view lists each player's lines as lists of card ids."""
 
     game = "toy"
+    rolls_one_at_a_time = False
+
+    def __init__(self) -> None:
+        self.came_from: list[ZoneKind | None] = []
 
     def card_title(self, card_id: str) -> str:
         return TOY_CARDS[card_id]
@@ -87,7 +91,10 @@ class ToyMapper:
             return None
         return view["game"]["lines"][zone.player][zone.line]
 
-    def placed(self, zone: ReaderZone, card_id: str, view: Mapping) -> Translation:
+    def placed(
+        self, zone: ReaderZone, card_id: str, view: Mapping, came_from: ZoneKind | None
+    ) -> Translation:
+        self.came_from.append(came_from)
         player = view["game"]["prompt"]["players"][0]
         if zone.zone is ZoneKind.LINE:
             return Act(

@@ -67,3 +67,21 @@ def test_next_uses_the_games_move_on_action(table, session, clock):
     press(table, "next", clock())
     table.pump()
     assert [dict(c.payload) for c in session.sent] == [{"kind": "decline", "player": 0}]
+
+
+def test_microcontroller_buttons_are_named_by_the_config(session, registry, clock):
+    from table_fakes import toy_mappers
+
+    from companion.table import Table, TableConfig
+
+    config = TableConfig(buttons=(("3", "undo"), ("0", "shout:1")))
+    table = Table(session, config, registry, clock=clock, mappers=toy_mappers)
+    press(table, "3", clock())
+    press(table, "0", 12.5)  # the device's own clock: only used to order shouts against each other
+    table.pump()
+    clock.advance(0.05)
+    table.pump()
+    assert [(c.kind, dict(c.payload)) for c in session.sent] == [
+        ("undo", {}),
+        ("act", {"kind": "shout", "player": 1}),
+    ]

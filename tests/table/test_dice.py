@@ -35,7 +35,7 @@ def test_numbered_dice_show_their_face_index(dice):
 
 def test_unknown_dice_and_faces_are_errors(dice):
     with pytest.raises(UnknownDieError):
-        dice["d12"]
+        dice["d100"]
     with pytest.raises(UnknownFaceError):
         dice.symbol("cube", 7)
     with pytest.raises(UnknownFaceError):
@@ -91,9 +91,8 @@ def test_several_dice_for_one_prompt_are_collected_into_one_roll(table, session,
     session.current = toy_view(prompt=prompt)
     rolled(table, clock, "heroscape-combat", 1, die=1)
     rolled(table, clock, "heroscape-combat", 4, die=2)
-    rolled(table, clock, "heroscape-combat", 5, die=2)  # die 2 rolled again: its second result counts
     assert session.sent == []
-    rolled(table, clock, "heroscape-combat", 6, die=3)
+    rolled(table, clock, "heroscape-combat", 6, die=2)  # one die thrown again counts as the third
     [command] = session.sent
     assert dict(command.payload) == {
         "kind": "roll",
@@ -101,6 +100,29 @@ def test_several_dice_for_one_prompt_are_collected_into_one_roll(table, session,
         "die": "combat",
         "faces": ["skull", "shield", "blank"],
     }
+    assert [d["face"] for d in command.observation["dice"]] == [1, 4, 6]
+
+
+def test_the_window_runs_from_the_latest_die(table, session, clock):
+    session.current = toy_view(prompt=roll_prompt(die="combat", count=2, faces=("skull", "shield", "blank")))
+    rolled(table, clock, "heroscape-combat", 1)
+    clock.advance(2.5)
+    rolled(table, clock, "heroscape-combat", 2)  # 2.5 s later: still within 3 s of the previous die
+    assert [c.payload["faces"] for c in session.sent] == [["skull", "skull"]]
+
+
+def test_games_that_count_rolls_down_get_each_die_at_once(session, config, registry, clock):
+    from table_fakes import ToyMapper
+
+    from companion.table import Table
+
+    mapper = ToyMapper()
+    mapper.rolls_one_at_a_time = True
+    table = Table(session, config, registry, clock=clock, mappers=lambda game: mapper)
+    session.current = toy_view(prompt=roll_prompt(count=6))
+    rolled(table, clock, "cube", 1)
+    rolled(table, clock, "cube", 6)
+    assert [c.payload["faces"] for c in session.sent] == [["eye"], ["mark"]]
 
 
 def test_dice_not_all_read_within_the_window_are_not_submitted(table, session, clock):

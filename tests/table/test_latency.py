@@ -49,8 +49,8 @@ def test_settled_tags_reach_the_published_view_quickly(tmp_path: Path):
         to_view.sort()
         print("table figures:", figures, "to second published view p99 ms:", round(to_view[-1] * 1000, 2))
         assert figures["to_submit"]["count"] == 2 * PLACEMENTS
-        # Generous bounds: the suite shares its cores; the report quotes the measured figures.
-        assert figures["to_submit"]["p99_ms"] < 50
+        # Medians, with room: the suite shares two cores with browsers; docs/table.md quotes the figures.
+        assert figures["to_submit"]["p50_ms"] < 5
         assert to_view[len(to_view) // 2] < 0.1
     finally:
         table.stop()

@@ -135,3 +135,53 @@ def test_the_chaos_marauders_card_stays_secret_in_notices(live):
     assert [n["text"] for n in view["notices"]] == [
         "A card lifted from Grotsnik's line 1 — put it back or correct it on the control page"
     ]
+
+
+# Ugluk (seat 1) completes line 1 while Grotsnik has a card to attack: the engine offers an attack.
+ATTACK_READY = (
+    {"kind": "place", "player": 0, "card": "grivziz-dirtballs", "line": 0, "slot": 5},
+    {"kind": "draw", "player": 0, "card": "claws-of-malal"},
+    {"kind": "discard", "player": 0, "card": "claws-of-malal"},
+    {"kind": "place", "player": 1, "card": "orc-regimental-standard", "line": 0, "slot": 0},
+    {"kind": "place", "player": 1, "card": "hak-veinthrobs-volunteers", "line": 0, "slot": 1},
+    {"kind": "place", "player": 1, "card": "spattznatts-suicide-squad", "line": 0, "slot": 2},
+    {"kind": "place", "player": 1, "card": "claws-of-malal", "line": 0, "slot": 3},
+    {"kind": "place", "player": 1, "card": "orc-regimental-musician", "line": 0, "slot": 4},
+)
+
+
+def play(live: Live, *actions: dict) -> None:
+    for action in actions:
+        outcome = live.session.submit(Command(kind="act", source="control", payload=action))
+        assert outcome.accepted, outcome.reason
+
+
+def test_the_cube_answers_the_attack_roll_and_the_defeated_card_leaves_quietly(live):
+    live.registry.enrol(TagUid("04000010"), "chaos-marauders", "grivziz-dirtballs")
+    live.put(0, "04000010")  # Grotsnik's line 1, slot 2
+    play(live, *ATTACK_READY[1:], {"kind": "attack", "player": 1, "line": 0, "target": 0, "target_line": 0})
+    prompt = live.session.view()["game"]["prompt"]
+    assert (prompt["roll"]["die"], prompt["players"]) == ("cube", [1])
+    seq = live.session.view()["seq"]
+    live.table.observe(DieRolled(DieId(1), "cube", 2, live.clock()))  # face 2: an Orcish Eye
+    live.table.pump()
+    view = live.session.view()
+    assert view["seq"] == seq + 1 and view["last_change"]["source"] == "table"
+    assert view["last_change"]["events"][0]["kind"] == "LineDefeated"
+    # The defeated card is lifted and laid on the discard pile: the engine expected both.
+    live.lift(0, "04000010")
+    live.put(5, "04000010")
+    assert live.session.view()["seq"] == seq + 1
+    assert live.table.notices.to_json() == []
+
+
+def test_the_next_button_declines_the_attack(live):
+    from companion.observations import ButtonId, ButtonPressed
+
+    play(live, *ATTACK_READY)
+    assert live.session.view()["game"]["prompt"]["kind"] == "attack"
+    live.table.observe(ButtonPressed(ButtonId("next"), live.clock()))
+    live.table.pump()
+    view = live.session.view()
+    assert view["last_change"]["source"] == "gpio"
+    assert view["game"]["prompt"]["kind"] != "attack"

@@ -127,6 +127,9 @@ def test_an_unmapped_reader_is_reported(table, session, registry, clock):
     after(table, clock, 0.31)
     assert session.sent == []
     assert session.notices() == ["A tag lies on reader 9, which the table configuration does not map"]
+    gone(table, clock, 9, GRUNT_TAG)
+    after(table, clock, 0.41)
+    assert session.notices() == []
 
 
 def test_lifting_a_card_the_engine_still_shows_raises_a_notice_until_put_back(
@@ -209,3 +212,20 @@ def test_no_game_running_means_no_command(table, session, registry, clock):
     after(table, clock, 0.31)
     assert session.sent == []
     assert session.notices() == ["Grunt put on P1's line 1, but no game is running"]
+
+
+def test_the_mapper_learns_where_a_tag_last_settled(session, config, registry, clock):
+    from table_fakes import ToyMapper
+
+    from companion.table import Table
+
+    mapper = ToyMapper()
+    table = Table(session, config, registry, clock=clock, mappers=lambda game: mapper)
+    registry.enrol(GRUNT_TAG, "toy", "grunt")
+    seen(table, clock, 0, GRUNT_TAG)
+    after(table, clock, 0.31)
+    gone(table, clock, 0, GRUNT_TAG)
+    after(table, clock, 0.41)
+    seen(table, clock, 3, GRUNT_TAG)
+    after(table, clock, 0.31)
+    assert [c.value if c else None for c in mapper.came_from] == [None, "line"]

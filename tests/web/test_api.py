@@ -25,7 +25,9 @@ def test_new_game_then_view_shows_it(client, pin_headers):
 
 
 def test_legal_action_is_accepted_with_source_api(playing, pin_headers, legal_action, session):
-    response = playing.post("/api/commands", json={"kind": "act", "payload": legal_action}, headers=pin_headers)
+    response = playing.post(
+        "/api/commands", json={"kind": "act", "payload": legal_action}, headers=pin_headers
+    )
     assert response.status_code == 200, response.json
     assert response.json["seq"] == playing.get("/api/view").json["seq"]
     assert session.history()[-1]["source"] == "api"
@@ -33,7 +35,9 @@ def test_legal_action_is_accepted_with_source_api(playing, pin_headers, legal_ac
 
 def test_illegal_action_is_409_with_the_engines_reason(playing, pin_headers, illegal_action):
     before = playing.get("/api/view").json
-    response = playing.post("/api/commands", json={"kind": "act", "payload": illegal_action}, headers=pin_headers)
+    response = playing.post(
+        "/api/commands", json={"kind": "act", "payload": illegal_action}, headers=pin_headers
+    )
     assert response.status_code == 409
     assert response.json["accepted"] is False
     assert response.json["error"] == "illegal"
@@ -124,7 +128,10 @@ def test_card_catalog_of_an_unknown_game_is_404(client):
 
 
 def test_dice_names_for_the_control_page(client):
-    assert client.get("/api/dice").json["dice"]["cube"]["faces"] == {"eye": "Orcish Eye", "mark": "Mark of Chaos"}
+    assert client.get("/api/dice").json["dice"]["cube"]["faces"] == {
+        "eye": "Orcish Eye",
+        "mark": "Mark of Chaos",
+    }
 
 
 def test_unknown_api_route_is_a_json_404(client):

@@ -77,7 +77,10 @@ def test_a_cookie_from_another_pin_is_refused(app, session):
 
 def test_repeated_wrong_pins_lock_the_address_out(client):
     for _ in range(5):
-        assert client.post("/api/commands", json={"kind": "undo"}, headers={"X-Table-Pin": "0"}).status_code == 403
+        assert (
+            client.post("/api/commands", json={"kind": "undo"}, headers={"X-Table-Pin": "0"}).status_code
+            == 403
+        )
     locked = client.post("/api/commands", json={"kind": "undo"}, headers={"X-Table-Pin": PIN})
     assert locked.status_code == 429
 

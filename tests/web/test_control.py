@@ -32,12 +32,12 @@ def test_an_illegal_action_answers_409_with_the_engines_message(logged_in, sessi
     assert dict(session.view()) == before
 
 
-def test_a_roll_answers_a_roll_prompt(logged_in, session):
+def test_a_roll_nobody_asked_for_is_409(logged_in, session):
     logged_in.post("/control/commands", json=new_game_body(2))
     roll = {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}
     response = logged_in.post("/control/commands", json={"kind": "act", "payload": roll})
-    assert response.status_code == 409  # nobody is asked to roll in the first position
-    assert "roll" in response.json["reason"].lower() or response.json["reason"]
+    assert response.status_code == 409  # the first position waits for a draw, not the Cube
+    assert response.json["error"] == "illegal"
 
 
 def test_new_game_with_too_many_players_is_400(logged_in):
@@ -48,7 +48,7 @@ def test_new_game_with_too_many_players_is_400(logged_in):
     assert "2 to 4 players" in response.json["reason"]
 
 
-def test_end_game_then_undo_restores_it(logged_in, session):
+def test_end_game_closes_the_game(logged_in, session):
     logged_in.post("/control/commands", json=new_game_body())
     assert logged_in.post("/control/commands", json={"kind": "end_game"}).status_code == 200
     assert session.view()["status"] != "playing"
@@ -73,8 +73,14 @@ BAD_BODIES: list[object] = [
     {"kind": "act", "payload": {"kind": "place", "player": 0, "card": "nope", "line": 0}},
     {"kind": "act", "payload": {"kind": "place", "player": 0, "card": "crummy-snotling-slaves", "line": 7}},
     {"kind": "act", "payload": {"kind": "place", "player": 9, "card": "crummy-snotling-slaves", "line": 0}},
-    {"kind": "act", "payload": {"kind": "place", "player": 0, "card": "crummy-snotling-slaves", "line": 0, "slot": -1}},
-    {"kind": "act", "payload": {"kind": "place", "player": 0, "card": "crummy-snotling-slaves", "line": 0, "slot": 99}},
+    {
+        "kind": "act",
+        "payload": {"kind": "place", "player": 0, "card": "crummy-snotling-slaves", "line": 0, "slot": -1},
+    },
+    {
+        "kind": "act",
+        "payload": {"kind": "place", "player": 0, "card": "crummy-snotling-slaves", "line": 0, "slot": 99},
+    },
     {"kind": "act", "payload": {"kind": "roll", "player": 0, "die": "cube", "faces": ["six"]}},
     {"kind": "act", "payload": {"kind": "roll", "player": 0, "die": "cube", "faces": "eye"}},
     {"kind": "act", "payload": {"kind": "reorganise", "player": 0, "lines": [[None] * 12] * 5}},
@@ -100,7 +106,13 @@ def random_json(rng: random.Random, depth: int = 0) -> object:
     if depth < 3:
         choices += [
             [random_json(rng, depth + 1) for _ in range(rng.randrange(3))],
-            {k: random_json(rng, depth + 1) for k in rng.sample(["kind", "player", "card", "line", "slot", "faces", "die", "target", "lines"], rng.randrange(5))},
+            {
+                k: random_json(rng, depth + 1)
+                for k in rng.sample(
+                    ["kind", "player", "card", "line", "slot", "faces", "die", "target", "lines"],
+                    rng.randrange(5),
+                )
+            },
         ]
     return rng.choice(choices)
 

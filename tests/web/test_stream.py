@@ -101,7 +101,9 @@ def test_a_stopped_session_ends_the_stream(tmp_path):
     assert list(stream) == []
 
 
-@pytest.mark.parametrize("view", [{"seq": 7, "text": "two\nlines"}, PublishedView({"seq": 7, "text": "two\nlines"})])
+@pytest.mark.parametrize(
+    "view", [{"seq": 7, "text": "two\nlines"}, PublishedView({"seq": 7, "text": "two\nlines"})]
+)
 def test_a_view_is_one_message_with_one_data_line(view):
     message = format_view(view)
     assert message.endswith("\n\n")

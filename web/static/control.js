@@ -25,6 +25,7 @@
   }
 
   function send(kind, payload) {
+    say("Sending…", true);
     return fetch(config.commands, {
       method: "POST",
       credentials: "same-origin",
@@ -176,7 +177,7 @@
         .then(function (body) {
           var list = clear($("c-history"));
           (body.history || []).forEach(function (item) {
-            var texts = (item.events || []).map(function (e) { return e.text; }).filter(Boolean);
+            var texts = (item.events || []).map(function (e) { return typeof e === "string" ? e : e.text; }).filter(Boolean);
             var label = "#" + item.seq + " " + item.source + " " + item.kind + (texts.length ? ": " + texts.join(" — ") : "");
             list.appendChild(el("li", item.reverted ? "reverted" : null, label));
           });
@@ -186,6 +187,7 @@
 
   function render(v) {
     view = v;
+    document.body.dataset.seq = v.seq;
     var game = v.game;
     var prompt = game ? game.prompt : null;
     if (game) loadCatalog(game.game);

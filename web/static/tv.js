@@ -47,7 +47,10 @@ var TableTV = (function () {
     var row = el("div", "line" + (line.complete ? " line-complete" : ""));
     row.dataset.line = line.index;
     var label = el("div", "line-label");
-    label.appendChild(el("span", "line-attack", line.attack_value === null || line.attack_value === undefined ? "–" : line.attack_value));
+    var attack = el("span", "line-attack");
+    attack.appendChild(el("small", "line-attack-icon", "⚔"));
+    attack.appendChild(document.createTextNode(line.attack_value === null || line.attack_value === undefined ? "–" : line.attack_value));
+    label.appendChild(attack);
     var state = line.complete ? "complete" : (line.card_count || 0) + "/12";
     if (line.protected) state += " 🛡";
     label.appendChild(el("span", "line-state", state));
@@ -72,13 +75,13 @@ var TableTV = (function () {
     return parts.join(" · ");
   }
 
-  function playerPanel(player, fresh, waiting) {
+  function playerPanel(player, fresh, waiting, promptKind) {
     var panel = el("section", "player" + (player.active ? " player-active" : "") + (waiting ? " player-waiting" : ""));
     panel.style.setProperty("--player", player.colour || "#888");
     panel.dataset.seat = player.seat;
     var head = el("header", "player-head");
     head.appendChild(el("span", "player-name", player.name));
-    if (player.active) head.appendChild(el("span", "player-turn", "to play"));
+    if (waiting) head.appendChild(el("span", "player-turn", promptKind === "roll" ? "roll the Cube!" : "to play"));
     var score = el("span", "player-score");
     score.appendChild(el("span", "player-score-parts", scoreParts(player.score)));
     score.appendChild(el("strong", "player-total", player.score ? player.score.total : 0));
@@ -114,10 +117,14 @@ var TableTV = (function () {
     else prompt.textContent = game.prompt ? game.prompt.text : "";
     text("game-title", game.title || game.game);
     text("round", game.round ? "Round " + game.round : "");
-    var piles = [];
-    if (game.draw_pile !== undefined) piles.push("Draw pile " + pileCount(game.draw_pile));
-    if (game.discard_pile !== undefined) piles.push("Discards " + pileCount(game.discard_pile));
-    text("piles", piles.join("   "));
+    var piles = clear(document.getElementById("piles"));
+    [["Draw pile", game.draw_pile], ["Discards", game.discard_pile]].forEach(function (pile) {
+      if (pile[1] === undefined) return;
+      var row = el("div", "pile");
+      row.appendChild(el("span", "pile-label", pile[0]));
+      row.appendChild(el("strong", "pile-count", pileCount(pile[1])));
+      piles.appendChild(row);
+    });
   }
 
   function pileCount(pile) {
@@ -139,14 +146,18 @@ var TableTV = (function () {
       var names = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended" };
       texts = [names[change.kind] || change.kind];
     }
-    ticker.unshift({ seq: change.seq, kind: change.kind, text: texts.join(" — ") });
+    ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts });
     ticker = ticker.slice(0, TICKER_SIZE);
   }
 
   function renderTicker() {
+    // One line per event: the latest change's events in large type, older changes below.
     var list = clear(document.getElementById("ticker"));
+    var lines = 0;
     ticker.forEach(function (item, i) {
-      list.appendChild(el("li", i === 0 ? "tick tick-new" : "tick", item.text));
+      item.texts.forEach(function (line) {
+        if (lines++ < TICKER_SIZE) list.appendChild(el("li", i === 0 ? "tick tick-new" : "tick", line));
+      });
     });
   }
 
@@ -162,7 +173,8 @@ var TableTV = (function () {
       var item = el("li", "device device-" + String(state).replace(/[^a-z_-]/gi, ""));
       item.appendChild(el("span", "device-dot"));
       item.appendChild(el("span", "device-name", name));
-      item.appendChild(el("span", "device-state", state));
+      var battery = status.battery && status.battery.percent !== undefined ? " · " + status.battery.percent + "%" : "";
+      item.appendChild(el("span", "device-state", state + battery));
       devices.appendChild(item);
     });
   }
@@ -213,7 +225,7 @@ var TableTV = (function () {
       var waiting = game.prompt ? game.prompt.players || [] : [];
       players.className = "tv-players tv-players-" + (game.players || []).length;
       (game.players || []).forEach(function (p) {
-        players.appendChild(playerPanel(p, fresh, waiting.indexOf(p.seat) >= 0));
+        players.appendChild(playerPanel(p, fresh, waiting.indexOf(p.seat) >= 0, game.prompt ? game.prompt.kind : null));
       });
       previousCells = cells;
     }

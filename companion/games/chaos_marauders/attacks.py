@@ -35,7 +35,12 @@ def attack(f: Facts, state: State, a: Attack, ev: list[Event]) -> State:
     if isinstance(top, AttackOffer):
         bilge, attacks_left = top.bilge, top.attacks_left
     elif isinstance(top, BilgeChoice):
-        bilge, attacks_left = True, 1
+        # A line Bilge completed attacks like any complete line, a Shaman's two attacks included.
+        cells = state.boards[top.player][top.line]
+        shaman = is_complete(f, cells) and any(
+            c is not None and f.ability[c] == Ability.SHAMAN for c in cells
+        )
+        bilge, attacks_left = True, 2 if shaman else 1
     else:
         fail("No battle line may attack now")
     if a.player != top.player:
@@ -46,7 +51,8 @@ def attack(f: Facts, state: State, a: Attack, ev: list[Event]) -> State:
         fail("A battle line attacks an opponent's line")
     if (a.target, a.target_line) not in attack_targets(f, state, a.player, a.line, bilge):
         fail(
-            f"{line_name(a.line).capitalize()} cannot attack {who(state, a.target)}'s {line_name(a.target_line)}"
+            f"{line_name(a.line).capitalize()} cannot attack "
+            f"{who(state, a.target)}'s {line_name(a.target_line)}"
         )
     ev.append(
         Event(

@@ -22,7 +22,15 @@ from companion.engine import (
     Setup,
     SetupError,
 )
-from companion.games.chaos_marauders import attacks, flow, prompts, specials_green, specials_picks, view
+from companion.games.chaos_marauders import (
+    attacks,
+    cheating,
+    flow,
+    prompts,
+    specials_green,
+    specials_picks,
+    view,
+)
 from companion.games.chaos_marauders.actions import (
     CODEC,
     CUBE,
@@ -97,8 +105,9 @@ class ChaosMarauders(Game[State]):
             raise IllegalActionError("The game is over")
         f = self.facts
         ev: list[Event] = []
+        state = cheating.enforce(f, state, ev)
         before = state
-        if not isinstance(action, Draw | Place | Shout | ForceDiscard):
+        if state.fresh is not None and not isinstance(action, Draw | Place | Shout | ForceDiscard):
             state = evolve(state, fresh=None)  # the moment for a Git's forced discard has passed
         handler = _handler(f, state, action)
         state = handler(f, state, action, ev)

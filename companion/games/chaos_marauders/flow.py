@@ -52,6 +52,8 @@ from companion.games.chaos_marauders.targets import (
     stick_targets,
 )
 
+MUST_PLACE = frozenset({"odlugg", "shout"})
+
 
 def fail(message: str) -> NoReturn:
     raise IllegalActionError(message)
@@ -82,7 +84,7 @@ def draw(f: Facts, state: State, a: Draw, ev: list[Event]) -> State:
         raise MalformedActionError(f"unknown card {a.card!r}")
     if state.pile[index] == 0:
         fail(f"No {title(f, a.card)} is left in the draw pile")
-    pile = (*state.pile[:index], state.pile[index] - 1, *state.pile[index + 1:])
+    pile = (*state.pile[:index], state.pile[index] - 1, *state.pile[index + 1 :])
     state = evolve(state, pile=pile, fresh=(a.card, -1, -1))
     name = who(state, a.player)
     if f.ability[a.card] == Ability.CHAOS_MARAUDERS:
@@ -145,30 +147,33 @@ def receive(
     lines; Odlugg's holder first rolls for each blue card (card reference pp.10, 13)."""
     pulled: list[Pending] = []
     for pending in cards:
-        if f.part[pending.card] is not Part.CREW:
-            continue
-        machine = f.machine[pending.card]
-        assert machine is not None
-        for part in f.machine_parts[machine]:
-            for other in range(state.seats):
-                if other == seat:
-                    continue
-                for li, cells in enumerate(state.boards[other]):
-                    for s, c in enumerate(cells):
-                        if c == part:
-                            state = set_cell(state, other, li, s, None)
-                            pulled.append(Pending(part))
-                            ev.append(
-                                Event(
-                                    "MachinePulled",
-                                    f"The {machine} crew pull {title(f, part)} from {who(state, other)}'s lines",
-                                    {"from": other, "to": seat, "card": part},
-                                )
-                            )
+        if f.part[pending.card] is Part.CREW:
+            state = _pull_parts(f, state, seat, pending.card, pulled, ev)
     state = push(state, PlaceStep(seat, cards + tuple(pulled), source, may_attack))
     blues = tuple(p.card for p in cards + tuple(pulled) if f.colour[p.card] is Colour.BLUE)
     if blues and holds_odlugg(f, state, seat):
         state = push(state, BlueRolls(seat, blues))
+    return state
+
+
+def _pull_parts(
+    f: Facts, state: State, seat: int, crew: CardId, pulled: list[Pending], ev: list[Event]
+) -> State:
+    """Takes the crew's machine parts from every other player's lines into ``pulled``."""
+    machine = f.machine[crew]
+    assert machine is not None
+    for part in f.machine_parts[machine]:
+        for other in range(state.seats):
+            if other == seat:
+                continue
+            for li, cells in enumerate(state.boards[other]):
+                for s, c in enumerate(cells):
+                    if c != part:
+                        continue
+                    state = set_cell(state, other, li, s, None)
+                    pulled.append(Pending(part))
+                    text = f"The {machine} crew pull {title(f, part)} from {who(state, other)}'s lines"
+                    ev.append(Event("MachinePulled", text, {"from": other, "to": seat, "card": part}))
     return state
 
 
@@ -265,11 +270,17 @@ def put(
     if own_draw:
         state = evolve(state, fresh=(card, line, slot))
     # Pushed in reverse order of answering: abilities first, then the attack offer.
-    if not was_complete and seat == placer == state.active and may_attack:
+    ability = f.ability[card]
+    # Bilge Guttrot completing his own line attacks through his own choice (one attack, not two).
+    if (
+        not was_complete
+        and seat == placer == state.active
+        and may_attack
+        and ability != Ability.BILGE_GUTTROT
+    ):
         if is_complete(f, state.boards[seat][line]) and attack_targets(f, state, seat, line):
             shaman = any(c is not None and f.ability[c] == Ability.SHAMAN for c in state.boards[seat][line])
             state = push(state, AttackOffer(seat, line, 2 if shaman else 1))
-    ability = f.ability[card]
     if ability == Ability.PIGSTICKER and seat == placer and stick_targets(f, state, seat):
         state = push(state, CardChoice(seat, "stick"))
     elif ability == Ability.BILGE_GUTTROT and source == "draw":
@@ -295,10 +306,10 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
         if index < 0:
             fail(f"{a.card} is not waiting to be placed")
         card = top.cards[index].card
-        if f.colour[card] is Colour.RED and any(
-            legal_slots(f, cells, card) for cells in state.boards[a.player]
-        ):
-            fail("A war machine card must be placed when it can be")
+        # Red cards "must be placed if able"; Odlugg and spotted Chaos Marauders "must" be placed too.
+        if f.colour[card] is Colour.RED or top.source in MUST_PLACE:
+            if any(legal_slots(f, cells, card) for cells in state.boards[a.player]):
+                fail(f"{title(f, card)} must be placed when it can be")
         rest = top.cards[:index] + top.cards[index + 1 :]
         state = replace_top(state, replace(top, cards=rest, hint_line=None)) if rest else pop(state)
         state = discard(state, card)

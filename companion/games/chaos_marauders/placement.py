@@ -149,3 +149,22 @@ def symbol_in_board(f: Facts, board: Board, card: CardId) -> bool:
 def reading_order(board: Board) -> list[tuple[int, int]]:
     """(line, slot) of every card, top line first, left to right, gaps skipped (Dagromm's count)."""
     return [(li, s) for li, cells in enumerate(board) for s, c in enumerate(cells) if c is not None]
+
+
+def illegal_duplicates(f: Facts, cells: Cells) -> list[int]:
+    """Slots of cards sharing a symbol they may not share in one line (a Cheatin' Git's line)."""
+    seen: dict[str, int] = {}
+    bad: list[int] = []
+    for slot, card in enumerate(cells):
+        if card is None or f.line_duplicates[card]:
+            continue
+        symbol = f.symbol[card]
+        if symbol is None:
+            continue
+        if symbol in seen:
+            if seen[symbol] not in bad:
+                bad.append(seen[symbol])
+            bad.append(slot)
+        else:
+            seen[symbol] = slot
+    return bad

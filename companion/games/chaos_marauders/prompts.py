@@ -7,6 +7,8 @@ layout. Several Cube faces in one Roll are accepted where several rolls are due,
 
 from __future__ import annotations
 
+import functools
+
 from companion.engine import Action, Choice, Prompt, Roll, RollRequest
 from companion.games.chaos_marauders.actions import (
     CUBE,
@@ -26,6 +28,7 @@ from companion.games.chaos_marauders.actions import (
 from companion.games.chaos_marauders.cards import Colour
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.flow import MUST_PLACE
 from companion.games.chaos_marauders.placement import legal_slots
 from companion.games.chaos_marauders.state import (
     AttackOffer,
@@ -53,8 +56,21 @@ from companion.games.chaos_marauders.targets import (
 ONE_ROLL = RollRequest(CUBE, 1, FACES)
 
 
+# Actions are immutable values: the few thousand distinct ones are built once and reused, because
+# constructing frozen dataclasses was the largest cost of listing legal actions.
+@functools.cache
 def _rolls(seat: int) -> list[Action]:
     return [Roll(seat, CUBE, (EYE,)), Roll(seat, CUBE, (MARK,))]  # type: ignore[arg-type]
+
+
+@functools.cache
+def _draw(seat: int, card: str) -> Draw:
+    return Draw(seat, card)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _place(seat: int, card: str, line: int, slot: int, target: int | None) -> Place:
+    return Place(seat, card, line, slot, target)  # type: ignore[arg-type]
 
 
 def legal(f: Facts, state: State) -> list[Action]:
@@ -63,7 +79,8 @@ def legal(f: Facts, state: State) -> list[Action]:
     top = state.top
     out: list[Action] = []
     if top is None:
-        out = [Draw(state.active, card) for card, n in zip(f.ids, state.pile, strict=True) if n]  # type: ignore[arg-type]
+        active = state.active
+        out = [_draw(active, card) for card, n in zip(f.ids, state.pile, strict=True) if n]
     elif isinstance(top, PlaceStep):
         out = _place_options(f, state, top)
     elif isinstance(top, AttackOffer):
@@ -89,7 +106,7 @@ def legal(f: Facts, state: State) -> list[Action]:
             if not face:
                 out.extend(_rolls(seat))
     else:
-        out = _rolls(top.player)
+        out = list(_rolls(top.player))
     if state.first_to_complete is None:
         out.extend(_interjections(f, state))
     return out
@@ -101,11 +118,9 @@ def _interjections(f: Facts, state: State) -> list[Action]:
     top = state.top
     if top is None or (isinstance(top, PlaceStep) and top.source == "draw" and top.player == state.active):
         out.extend(Shout(seat) for seat in range(state.seats) if seat != state.active)  # type: ignore[arg-type]
-    if state.fresh is not None:
-        for li, s in git_spots(f, state, state.active):
-            owner = state.owner_at(state.active, li, s)
-            if owner is not None:
-                out.append(ForceDiscard(owner, li, s))  # type: ignore[arg-type]
+    if state.fresh is not None and state.markers:
+        active = state.active
+        out.extend(ForceDiscard(o, li, s) for seat, li, s, o in state.markers if seat == active)  # type: ignore[arg-type]
     return out
 
 
@@ -132,8 +147,8 @@ def _place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
             for li in lines:
                 for s in legal_slots(f, board[li], card, near=target != seat):
                     placeable = True
-                    out.append(Place(seat, card, li, s, None if target == seat else target))  # type: ignore[arg-type]
-        if not (placeable and f.colour[card] is Colour.RED):
+                    out.append(_place(seat, card, li, s, None if target == seat else target))
+        if not (placeable and (f.colour[card] is Colour.RED or top.source in MUST_PLACE)):
             out.append(Discard(seat, card))  # type: ignore[arg-type]
         if drawn and ability == Ability.SNEAKY_GIT:
             out.extend(Pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))  # type: ignore[arg-type]
@@ -166,17 +181,15 @@ def prompt(f: Facts, state: State) -> Prompt | None:
         name = names[state.active]
         return Prompt("draw", (state.active,), f"{name}: draw a card")  # type: ignore[arg-type]
     if isinstance(top, PlaceStep):
-        what = ", ".join(f.card[p.card].title for p in top.cards)
-        verb = {"capture": "place the captured", "steal": "place the stolen", "pull": "place"}.get(
-            top.source, "place"
-        )
-        where = f" in line {top.hint_line + 1}: which slot?" if top.hint_line is not None else " (or discard)"
-        return Prompt("place", (top.player,), f"{names[top.player]}: {verb} {what}{where}", choices())  # type: ignore[arg-type]
+        return Prompt("place", (top.player,), _place_text(f, state, top), choices())  # type: ignore[arg-type]
     if isinstance(top, AttackOffer):
         text = f"{names[top.player]}: line {top.line + 1} is complete. Attack, or decline?"
         return Prompt("attack", (top.player,), text, choices())  # type: ignore[arg-type]
     if isinstance(top, BilgeChoice):
-        text = f"{names[top.player]}: Bilge Guttrot may reorganise your lines or lead line {top.line + 1} to attack"
+        text = (
+            f"{names[top.player]}: Bilge Guttrot may reorganise your lines "
+            f"or lead line {top.line + 1} to attack"
+        )
         return Prompt("bilge", (top.player,), text, choices())  # type: ignore[arg-type]
     if isinstance(top, CardChoice):
         texts = {
@@ -191,6 +204,27 @@ def prompt(f: Facts, state: State) -> Prompt | None:
     return _roll_prompt(f, state)
 
 
+def _place_text(f: Facts, state: State, top: PlaceStep) -> str:
+    name = state.names[top.player]
+    first = top.cards[0].card
+    if top.hint_line is not None:
+        return f"{name}: {f.card[first].title} in line {top.hint_line + 1}: which slot?"
+    if top.source == "draw" and f.ability[first] == Ability.SNEAKY_GIT:
+        return (
+            f"{name}: place the Sneaky Git in an opponent's line (within three spaces of a card), "
+            "assassinate a Git in your own lines, or discard it"
+        )
+    if top.source == "draw" and f.ability[first] == Ability.IDOL:
+        return f"{name}: place the Idol in one of your lines or an opponent's (within three spaces of a card)"
+    if top.source == "draw" and f.ability[first] == Ability.CHAOS_MARAUDERS:
+        return f"{name}: place the card you drew (or discard)"  # quietly: the others must spot it
+    what = ", ".join(f.card[p.card].title for p in top.cards)
+    verb = {"capture": "place the captured", "steal": "place the stolen", "shout": "place"}.get(
+        top.source, "place"
+    )
+    return f"{name}: {verb} {what} (or discard)"
+
+
 def _roll_prompt(f: Facts, state: State) -> Prompt:
     top = state.top
     names = state.names
@@ -202,7 +236,10 @@ def _roll_prompt(f: Facts, state: State) -> Prompt:
     )
     name = names[top.player]
     if isinstance(top, AttackRoll):
-        text = f"{name}: roll the Cube for line {top.line + 1}'s attack on {names[top.target]}'s line {top.target_line + 1}"
+        text = (
+            f"{name}: roll the Cube for line {top.line + 1}'s attack "
+            f"on {names[top.target]}'s line {top.target_line + 1}"
+        )
         return Prompt("roll", (top.player,), text, roll=ONE_ROLL)  # type: ignore[arg-type]
     if isinstance(top, GreenRoll):
         texts = {
@@ -228,16 +265,20 @@ def label(f: Facts, state: State, a: Action) -> str:
     names = state.names
     if isinstance(a, Place):
         whose = "" if a.target is None else f"{names[a.target]}'s "
-        return f"{f.card[a.card].title}: {whose}line {a.line + 1}, slot {(a.slot or 0) + 1}"
+        what = "Drawn card" if f.ability[a.card] == Ability.CHAOS_MARAUDERS else f.card[a.card].title
+        return f"{what}: {whose}line {a.line + 1}, slot {(a.slot or 0) + 1}"
     if isinstance(a, Discard):
-        return f"Discard {f.card[a.card].title}" if a.card else "Discard"
+        if a.card is None or f.ability[a.card] == Ability.CHAOS_MARAUDERS:
+            return "Discard"
+        return f"Discard {f.card[a.card].title}"
     if isinstance(a, Attack):
         return f"Attack {names[a.target]}'s line {a.target_line + 1}"
     if isinstance(a, Blast):
         return f"Blast {names[a.target]}'s line {a.line + 1}"
     if isinstance(a, Pick):
         card = state.card_at(a.target, a.line, a.slot)
-        return f"{names[a.target]}'s {f.card[card].title if card else '?'} (line {a.line + 1}, slot {a.slot + 1})"
+        what = f.card[card].title if card else "?"
+        return f"{names[a.target]}'s {what} (line {a.line + 1}, slot {a.slot + 1})"
     if isinstance(a, Roll):
         return "Orcish Eye" if a.faces == (EYE,) else "Mark of Chaos"
     if isinstance(a, Decline):

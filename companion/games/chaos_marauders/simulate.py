@@ -43,6 +43,49 @@ def invariant_violations(game: ChaosMarauders, state: State, before: State | Non
     """
     f = game.facts
     problems = []
+    if not _conserved(game, state):
+        problems.extend(_conservation_problems(game, state))
+    for seat, board in enumerate(state.boards):
+        if before is not None and before.boards[seat] is board:
+            continue
+        for li, cells in enumerate(board):
+            error = line_rules.line_error(cells, f.catalog)
+            if error:
+                problems.append(f"seat {seat} line {li + 1}: {error}")
+    for seat, li, s, _owner in state.markers:
+        card = state.boards[seat][li][s]
+        if card is None or f.ability[card] != "sneaky-git":
+            problems.append(f"a Git marker at seat {seat} line {li + 1} slot {s + 1} marks no Git")
+    return problems
+
+
+def _conserved(game: ChaosMarauders, state: State) -> bool:
+    """The fast exact check, run after every simulated action: counts per title match the deck."""
+    f = game.facts
+    index = f.index
+    counts = list(state.pile)
+    if min(counts) < 0:
+        return False
+    for card in state.discard:
+        counts[index[card]] += 1
+    for card in state.held_cards():
+        counts[index[card]] += 1
+    for board in state.boards:
+        for cells in board:
+            for card in cells:
+                if card is not None:
+                    counts[index[card]] += 1
+    return counts == _deck_counts(game)
+
+
+def _deck_counts(game: ChaosMarauders) -> list[int]:
+    return [card.copies for card in game.facts.catalog.cards]
+
+
+def _conservation_problems(game: ChaosMarauders, state: State) -> list[str]:
+    """What exactly is wrong, worded for a report (only computed when the fast check fails)."""
+    f = game.facts
+    problems = []
     seen: Counter[str] = Counter(state.discard)
     seen.update(state.held_cards())
     for board in state.boards:
@@ -56,17 +99,6 @@ def invariant_violations(game: ChaosMarauders, state: State, before: State | Non
         copies = f.card[card].copies if card in f.card else 0
         if n != copies:
             problems.append(f"{card}: {n} on the table, piles and in hand, but the deck has {copies}")
-    for seat, board in enumerate(state.boards):
-        if before is not None and before.boards[seat] is board:
-            continue
-        for li, cells in enumerate(board):
-            error = line_rules.line_error(cells, f.catalog)
-            if error:
-                problems.append(f"seat {seat} line {li + 1}: {error}")
-    for seat, li, s, _owner in state.markers:
-        card = state.boards[seat][li][s]
-        if card is None or f.ability[card] != "sneaky-git":
-            problems.append(f"a Git marker at seat {seat} line {li + 1} slot {s + 1} marks no Git")
     return problems
 
 
@@ -142,7 +174,9 @@ def setup_for(players: int) -> Setup:
     return Setup("chaos-marauders", tuple(Player(names[i]) for i in range(players)))
 
 
-def simulate(players: int, games: int, seed: int, cap: int = DEFAULT_CAP, check: bool = True) -> dict[str, object]:
+def simulate(
+    players: int, games: int, seed: int, cap: int = DEFAULT_CAP, check: bool = True
+) -> dict[str, object]:
     game = ChaosMarauders()
     rng = random.Random(seed)
     setup = setup_for(players)
@@ -205,4 +239,8 @@ def replay_bench(actions: int = 10_000, seed: int = 0, players: int = 4) -> dict
         else:
             assert state == record.final
     seconds = time.perf_counter() - start
-    return {"actions": replayed, "seconds": round(seconds, 3), "actions_per_second": round(replayed / seconds)}
+    return {
+        "actions": replayed,
+        "seconds": round(seconds, 3),
+        "actions_per_second": round(replayed / seconds),
+    }

@@ -146,7 +146,7 @@ def odlugg_roll(f: Facts, state: State, a: Roll, ev: list[Event]) -> State:
     assert isinstance(top, OdluggRolls)
     if top.faces[a.player]:
         fail(f"{who(state, a.player)} has already rolled for Odlugg")
-    faces = (*top.faces[:a.player], a.faces[0], *top.faces[a.player + 1:])
+    faces = (*top.faces[: a.player], a.faces[0], *top.faces[a.player + 1 :])
     if not all(faces):
         return replace_top(state, replace(top, faces=faces))
     state = pop(state)
@@ -208,7 +208,7 @@ def reorganise(f: Facts, state: State, a: Reorganise, ev: list[Event]) -> State:
     for li, cells in enumerate(a.lines):
         for s, card in enumerate(cells):
             if card is not None:
-                error = slot_error(f, (*cells[:s], None, *cells[s + 1:]), card, s)
+                error = slot_error(f, (*cells[:s], None, *cells[s + 1 :]), card, s)
                 if error:
                     fail(f"{line_name(li).capitalize()}: {error}")
     # Git control markers follow their Gits in reading order (the cards are alike but the markers not).

@@ -123,19 +123,13 @@ def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
     ):
         fail("Shout while the active player is drawing or placing")
     spot = state.marauders_at
-    if spot is not None and state.card_at(state.active, *spot) is not None:
-        card = state.card_at(state.active, *spot)
-        assert card is not None
-        if f.ability[card] == Ability.CHAOS_MARAUDERS:
-            state = evolve(set_cell(state, state.active, *spot, None), marauders_at=None)
-            ev.append(
-                Event(
-                    "MaraudersSpotted",
-                    f"{who(state, a.player)} spotted the Chaos Marauders and takes them!",
-                    {"player": a.player, "from": state.active},
-                )
-            )
-            return receive(f, state, a.player, (Pending(card),), "shout", False, ev)
+    card = state.card_at(state.active, *spot) if spot is not None else None
+    if spot is not None and card is not None and f.ability[card] == Ability.CHAOS_MARAUDERS:
+        state = evolve(set_cell(state, state.active, *spot, None), marauders_at=None)
+        return _spotted(f, state, a, card, ev)
+    if isinstance(top, PlaceStep) and f.ability[top.cards[0].card] == Ability.CHAOS_MARAUDERS:
+        # Drawn and not placed yet: the shout is right all the same (the card was drawn).
+        return _spotted(f, evolve(pop(state), fresh=None), a, top.cards[0].card, ev)
     ev.append(
         Event(
             "FalseShout",
@@ -146,6 +140,12 @@ def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
     if not take_targets(state, a.player):
         return state
     return push(state, CardChoice(state.active, "take", versus=a.player))
+
+
+def _spotted(f: Facts, state: State, a: Shout, card: str, ev: list[Event]) -> State:
+    text = f"{who(state, a.player)} spotted the Chaos Marauders and takes them!"
+    ev.append(Event("MaraudersSpotted", text, {"player": a.player, "from": state.active}))
+    return receive(f, state, a.player, (Pending(card),), "shout", False, ev)
 
 
 def force_discard(f: Facts, state: State, a: ForceDiscard, ev: list[Event]) -> State:

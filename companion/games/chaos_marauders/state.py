@@ -205,7 +205,7 @@ Step = (
 # ---------------------------------------------------------------------------------------------- state
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     """A whole game position. Equal positions compare equal (replay is checked against snapshots)."""
 
@@ -260,16 +260,14 @@ class State:
 # ------------------------------------------------------------------------------------ board editing
 
 
-_FIELDS = tuple(State.__dataclass_fields__)
-
-
 def evolve(state: State, **changes: object) -> State:
     """``dataclasses.replace`` for State without re-running ``__init__``: the simulator's hot path
-    builds a new State for nearly every action and ``replace`` dominated its profile."""
+    builds a new State for nearly every action and ``replace`` dominated its profile. (State keeps a
+    ``__dict__`` rather than slots for this: two dict updates are the cheapest copy.)"""
     new = object.__new__(State)
-    setter = object.__setattr__
-    for name in _FIELDS:
-        setter(new, name, changes[name] if name in changes else getattr(state, name))
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
     return new
 
 
@@ -279,9 +277,9 @@ def set_cell(
     """``state`` with one slot changed; keeps the Git markers in step with the slot's card."""
     board = state.boards[seat]
     cells = board[line]
-    new_cells = (*cells[:slot], card, *cells[slot + 1:])
+    new_cells = (*cells[:slot], card, *cells[slot + 1 :])
     new_board = tuple(new_cells if i == line else c for i, c in enumerate(board))
-    boards = state.boards[:seat] + (new_board,) + state.boards[seat + 1 :]  # type: ignore[operator]
+    boards = (*state.boards[:seat], new_board, *state.boards[seat + 1 :])
     markers = state.markers
     if markers and any(m[0] == seat and m[1] == line and m[2] == slot for m in markers):
         markers = tuple(m for m in markers if not (m[0] == seat and m[1] == line and m[2] == slot))
@@ -293,14 +291,14 @@ def set_cell(
 def clear_line(state: State, seat: int, line: int) -> State:
     board = state.boards[seat]
     new_board = tuple(EMPTY_LINE if i == line else c for i, c in enumerate(board))
-    boards = state.boards[:seat] + (new_board,) + state.boards[seat + 1 :]  # type: ignore[operator]
+    boards = (*state.boards[:seat], new_board, *state.boards[seat + 1 :])
     markers = tuple(m for m in state.markers if not (m[0] == seat and m[1] == line))
     return evolve(state, boards=boards, markers=markers)  # type: ignore[arg-type]
 
 
 def set_board(state: State, seat: int, board: Board, markers: tuple[Marker, ...]) -> State:
     """Replaces a whole board and the markers on it (Bilge's reorganisation)."""
-    boards = (*state.boards[:seat], board, *state.boards[seat + 1:])
+    boards = (*state.boards[:seat], board, *state.boards[seat + 1 :])
     kept = tuple(m for m in state.markers if m[0] != seat)
     return evolve(state, boards=boards, markers=kept + markers)
 

@@ -14,7 +14,7 @@ from companion.games.chaos_marauders.placement import (
     line_has,
     tribe_attack,
 )
-from companion.games.chaos_marauders.state import State
+from companion.games.chaos_marauders.state import EMPTY_LINE, State
 
 Spot = tuple[int, int, int]
 """(seat, line, slot) of a card on the table."""
@@ -38,7 +38,12 @@ def attack_targets(
         other_board = state.boards[other]
         plague = count_ability(f, other_board, Ability.PLAGUE_LORDS)
         for li, target in enumerate(other_board):
-            if is_complete(f, target) or line_has(f, target, Ability.HORNED_RAT_STANDARD):
+            # An empty play-sheet row holds no battle line to attack.
+            if (
+                target == EMPTY_LINE
+                or is_complete(f, target)
+                or line_has(f, target, Ability.HORNED_RAT_STANDARD)
+            ):
                 continue
             if line_has(f, target, Ability.ODLUGG):
                 if brave is None:

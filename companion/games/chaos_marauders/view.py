@@ -20,16 +20,15 @@ from companion.games.chaos_marauders.scoring import (
     score_table,
     score_tribe,
 )
-from companion.games.chaos_marauders.state import PlaceStep, State
+from companion.games.chaos_marauders.state import AttackOffer, BilgeChoice, PlaceStep, State
 from companion.games.chaos_marauders.targets import idol_holder
 
 
 def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
     scores = _scores(f, state)
     top = state.top
-    drawn = None
-    if isinstance(top, PlaceStep) and top.source == "draw" and top.cards:
-        drawn = _card(f, top.cards[0].card, top.cards[0].owner)
+    drawn = _drawn(f, state)
+    pending = [_card(f, p.card, p.owner) for p in top.cards] if isinstance(top, PlaceStep) else []
     players = []
     for seat in range(state.seats):
         board = state.boards[seat]
@@ -79,12 +78,27 @@ def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
             "top": _card(f, state.discard[-1], None) if state.discard else None,
         },
         "drawn_card": drawn,
+        "pending_cards": pending,
         "players": players,
         "prompt": prompt.to_json() if prompt else None,
         "finished": state.finished,
         "first_to_complete": state.first_to_complete,
         "result": _result(f, state) if state.finished else None,
     }
+
+
+def _drawn(f: Facts, state: State) -> dict[str, JSON] | None:
+    """The card the active player drew and has not placed yet (being placed or resolved)."""
+    top = state.top
+    if isinstance(top, PlaceStep):
+        card = top.cards[0].card if top.source == "draw" and top.cards else None
+    else:
+        card = getattr(top, "card", None)
+    if card is None:
+        return None
+    if f.ability[card] == Ability.CHAOS_MARAUDERS:
+        return {"id": "hidden", "title": "A card", "hidden": True}  # let the table spot it, not the TV
+    return _card(f, card, None)
 
 
 def _card(f: Facts, card: str, owner: int | None) -> dict[str, JSON]:
@@ -104,12 +118,9 @@ def _card(f: Facts, card: str, owner: int | None) -> dict[str, JSON]:
 
 
 def _can_attack(state: State, seat: int, line: int) -> bool:
+    """The line is offered an attack right now (just completed, or led by Bilge Guttrot)."""
     top = state.top
-    return (
-        getattr(top, "player", None) == seat
-        and getattr(top, "line", None) == line
-        and (type(top).__name__ in ("AttackOffer", "BilgeChoice"))
-    )
+    return isinstance(top, AttackOffer | BilgeChoice) and top.player == seat and top.line == line
 
 
 def _tribes(state: State) -> list[Tribe]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from companion.engine import JSON, PlayerId
-from companion.table.config import ReaderZone
+from companion.table.config import ReaderZone, ZoneKind
 
 MAPPERS: dict[str, str] = {
     "chaos-marauders": "companion.table.mappers.chaos_marauders:ChaosMaraudersMapper",
@@ -54,8 +54,15 @@ class UnknownGameMapperError(LookupError):
     """No table mapper is installed for that game."""
 
 
+class UnknownCardChoiceError(ValueError):
+    """The card named is neither an id nor a title of the game's cards."""
+
+
 class GameMapper(Protocol):
     game: str
+    rolls_one_at_a_time: bool
+    """The engine takes a several-dice prompt one result at a time (the prompt counts down), so each
+    die read is submitted at once; else the table gathers ``count`` results into one roll."""
 
     def card_title(self, card_id: str) -> str:
         """The printed title; raises KeyError for a card the game does not have."""
@@ -69,8 +76,11 @@ class GameMapper(Protocol):
     def cards_in(self, zone: ReaderZone, view: Mapping[str, JSON]) -> Sequence[str] | None:
         """Card ids the engine shows in that zone (None when the zone holds no cards the engine tracks)."""
 
-    def placed(self, zone: ReaderZone, card_id: str, view: Mapping[str, JSON]) -> Translation:
-        """A card settled on a zone."""
+    def placed(
+        self, zone: ReaderZone, card_id: str, view: Mapping[str, JSON], came_from: ZoneKind | None
+    ) -> Translation:
+        """A card settled on a zone. ``came_from``: the zone the table last saw this tag settle in
+        (None: not since the table started), which tells a card leaving play from a fresh draw."""
 
     def lifted(self, zone: ReaderZone, card_id: str, view: Mapping[str, JSON]) -> Translation:
         """A card left a zone for longer than the removal window."""
@@ -89,3 +99,12 @@ def find_mapper(game: str) -> GameMapper:
         raise UnknownGameMapperError(f"no table mapper for the game {game!r}") from None
     module_name, _, class_name = target.partition(":")
     return getattr(importlib.import_module(module_name), class_name)()  # type: ignore[no-any-return]
+
+
+def resolve_card(mapper: GameMapper, text: str) -> str:
+    """A card id from an id or a printed title, case-insensitively; raises UnknownCardChoiceError."""
+    wanted = text.strip().casefold()
+    for card in mapper.card_ids():
+        if wanted in (card.casefold(), mapper.card_title(card).casefold()):
+            return card
+    raise UnknownCardChoiceError(f"{mapper.game} has no card {text!r}")

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.engine import JSON, PlayerId
 from companion.games.chaos_marauders.catalog import Ability, load_catalog
+from companion.games.chaos_marauders.state import LINES, SLOTS
 from companion.table.config import ReaderZone, ZoneKind
 from companion.table.mappers import Act, Note, Translation
 from companion.table.views import game_view, player_names, prompt
@@ -30,6 +31,7 @@ HIDDEN = "hidden"
 
 class ChaosMaraudersMapper:
     game = "chaos-marauders"
+    rolls_one_at_a_time = True  # one Cube at the table: the Idol's six rolls are six throws
 
     def __init__(self) -> None:
         catalog = load_catalog()
@@ -54,7 +56,9 @@ class ChaosMaraudersMapper:
         secret = next(iter(self._secret), HIDDEN)
         return [secret if cell["id"] == HIDDEN else cell["id"] for cell in slots if isinstance(cell, Mapping)]
 
-    def placed(self, zone: ReaderZone, card_id: str, view: Mapping[str, JSON]) -> Translation:
+    def placed(
+        self, zone: ReaderZone, card_id: str, view: Mapping[str, JSON], came_from: ZoneKind | None
+    ) -> Translation:
         player = self._player(view)
         if player is None:
             return Note("The game is over: cards on the readers are not played", level="info")
@@ -62,12 +66,14 @@ class ChaosMaraudersMapper:
         what = f"{self.shown_title(card_id)} on {zone.label(names)}"
         if zone.zone is ZoneKind.LINE:
             assert zone.player is not None and zone.line is not None
+            if zone.line >= LINES or (zone.slot is not None and zone.slot >= SLOTS):
+                return Note(f"Reader {zone.reader} is set to a line or slot Chaos Marauders does not have")
             payload: dict[str, JSON] = {"kind": "place", "player": player, "card": card_id, "line": zone.line}
             payload["slot"] = zone.slot
             payload["target"] = zone.player if zone.player != player else None
             return Act(payload, what)
         if zone.zone is ZoneKind.DISCARD:
-            return self._discarded(player, card_id, view, what)
+            return self._discarded(player, card_id, view, what, came_from)
         if self._awaits_draw(view):
             return Act({"kind": "draw", "player": player, "card": card_id}, what)
         drawn = (game_view(view) or {}).get("drawn_card")
@@ -95,25 +101,35 @@ class ChaosMaraudersMapper:
 
     # ------------------------------------------------------------------------------------ helpers
 
-    def _discarded(self, player: int, card_id: str, view: Mapping[str, JSON], what: str) -> Translation:
+    def _discarded(
+        self, player: int, card_id: str, view: Mapping[str, JSON], what: str, came_from: ZoneKind | None
+    ) -> Translation:
         for choice in self._choices(view):
             action = choice["action"]
             if action.get("kind") == "discard" and action.get("card") == card_id:
                 return Act(action, what)
-        if self._awaits_draw(view):
+        if came_from in (ZoneKind.LINE, ZoneKind.PAD):
+            # Leaving play: a rule discarded it (a mismatch was already flagged when it was lifted).
+            return None
+        pile = (game_view(view) or {}).get("discard_pile")
+        top = pile.get("top") if isinstance(pile, Mapping) else None
+        on_top = isinstance(top, Mapping) and top.get("id") == card_id
+        if self._awaits_draw(view) and not (came_from is None and on_top):
             draw = {"kind": "draw", "player": player, "card": card_id}
             discard = Act({"kind": "discard", "player": player, "card": card_id}, what)
             return Act(draw, what, then=discard)
-        pile = (game_view(view) or {}).get("discard_pile")
-        top = pile.get("top") if isinstance(pile, Mapping) else None
-        if isinstance(top, Mapping) and top.get("id") == card_id:
-            return None  # a rule discarded it already: laying it on the pile confirms that
+        if on_top:
+            return None  # the engine discarded it already (since before the table started watching)
         return Note(f"{what}: the game has no {self.shown_title(card_id)} to discard now")
 
     def _slots(self, view: Mapping[str, JSON], zone: ReaderZone) -> list[Any]:
         players = (game_view(view) or {}).get("players") or []
         for player in players:
-            if player.get("seat") == zone.player:
+            if (
+                player.get("seat") == zone.player
+                and zone.line is not None
+                and zone.line < len(player["lines"])
+            ):
                 return list(player["lines"][zone.line]["slots"])
         return []
 

@@ -1,0 +1,1 @@
+"""Data files shared by the whole companion (dice faces); a package so installs ship them."""

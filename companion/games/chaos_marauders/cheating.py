@@ -1,0 +1,43 @@
+"""Cheatin' Git!!! (rulebook p.12): a line found holding cards that may not share it (two cards with
+one symbol, e.g. after a hand correction of the table) discards them the instant it is discovered.
+
+The engine's own moves never build such a line, so the check runs on each board once: boards already
+found clean are remembered by identity (a memo of immutable values; it never changes a result).
+"""
+
+from __future__ import annotations
+
+from companion.engine import Event
+from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.placement import illegal_duplicates
+from companion.games.chaos_marauders.state import Board, State, discard, set_cell
+
+_CLEAN: dict[int, Board] = {}
+_MEMO_LIMIT = 100_000
+
+
+def enforce(f: Facts, state: State, ev: list[Event]) -> State:
+    """``state`` with every illegally duplicated card discarded (usually ``state`` itself)."""
+    for seat, board in enumerate(state.boards):
+        if _CLEAN.get(id(board)) is board:
+            continue
+        for li, cells in enumerate(board):
+            bad = illegal_duplicates(f, cells)
+            if not bad:
+                continue
+            cards = [cells[s] for s in bad]
+            for s in bad:
+                state = set_cell(state, seat, li, s, None)
+            state = discard(state, *(c for c in cards if c is not None))
+            ev.append(
+                Event(
+                    "CheatinGit",
+                    f"Cheatin' Git!!! {state.names[seat]}'s line {li + 1} held duplicates: "
+                    "they are discarded",
+                    {"player": seat, "line": li, "cards": cards},
+                )
+            )
+        if len(_CLEAN) > _MEMO_LIMIT:
+            _CLEAN.clear()
+        _CLEAN[id(state.boards[seat])] = state.boards[seat]
+    return state

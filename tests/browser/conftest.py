@@ -1,0 +1,86 @@
+"""Real headless Chromium (Debian's) driven by Playwright, against a real server and session.
+
+Guard: without a Chromium the browser tests skip, unless COMPANION_REQUIRE_BROWSER=1 (CI), where a
+missing browser fails them. Playwright's own browser downloads are never used.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# pytest puts tests/ on sys.path (for tests/conftest.py), where tests/web would shadow the real
+# ``web`` package as a namespace package: the repository root must be searched first.
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+if getattr(sys.modules.get("web"), "__file__", "") is None:
+    del sys.modules["web"]
+
+from browser_support import LiveTable  # noqa: E402
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "artifacts"
+
+
+def find_chromium() -> str | None:
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = find_chromium()
+    if path is None:
+        message = "no Chromium: install Debian's chromium (apt-get install chromium)"
+        if os.environ.get("COMPANION_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{message}; COMPANION_REQUIRE_BROWSER=1 makes this a failure")
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[LiveTable]:
+    live = LiveTable(tmp_path / "table.sqlite3")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

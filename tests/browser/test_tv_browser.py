@@ -1,0 +1,86 @@
+"""The TV page in a real Chromium: live updates over SSE, and what a 1080p TV shows."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 10_000
+SNOTLING = {"kind": "place", "player": 0, "card": "crummy-snotling-slaves", "line": 0, "slot": 3}
+
+
+def wait_for_seq(page, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=TIMEOUT_MS)
+
+
+def test_a_card_placed_through_the_api_appears_on_the_tv(page, table):
+    seq = table.new_game()
+    page.goto(f"{table.url}/tv")
+    wait_for_seq(page, seq)
+    tile = '.player[data-seat="0"] .line[data-line="0"] .tile[data-card="crummy-snotling-slaves"]'
+    assert page.locator(tile).count() == 0
+    answer = table.command("act", SNOTLING)
+    assert answer["accepted"], answer
+    page.wait_for_selector(tile, timeout=TIMEOUT_MS)
+    placed = page.locator(tile)
+    assert "tile-fresh" in placed.get_attribute("class")  # the last change pulses
+    slots = page.locator('.player[data-seat="0"] .line[data-line="0"] .slots > *')
+    assert slots.count() == 12
+    assert page.locator("#ticker li").first.inner_text().startswith("Grotsnik")
+
+
+def test_the_prompt_and_whose_turn_are_shown(page, table):
+    seq = table.new_game()
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, seq)
+    assert page.locator("#prompt").inner_text() == "Grotsnik: draw a card"
+    assert page.locator(".player-active .player-name").inner_text() == "Grotsnik"
+    assert page.locator("#banner").is_hidden()
+
+
+def test_screenshot_of_a_game_in_progress(page, table, artifacts):
+    table.new_game()
+    seq = table.play(90)
+    table.session.report_device("table", {"state": "ready", "readers": 12})
+    table.session.report_device("firmware", {"state": "connected", "battery": {"millivolts": 3900, "percent": 87}})
+    page.goto(f"{table.url}/tv")
+    wait_for_seq(page, seq)
+    table.command("undo")
+    table.command("redo")  # the last tile pulses in the picture, as after a move
+    wait_for_seq(page, seq + 2)
+    page.wait_for_selector(".device-connected", timeout=TIMEOUT_MS)
+    assert page.locator(".tile[data-card]").count() > 10
+    page.screenshot(path=str(artifacts / "tv.png"))
+
+
+def test_the_final_scoreboard_names_the_winner(page, table, artifacts):
+    table.new_game(players=2)
+    table.play(2000, seed=3)
+    view = table.session.view()
+    assert view["game"]["finished"], "the simulated game should have finished"
+    page.goto(f"{table.url}/tv")
+    final = page.locator("#final")
+    final.wait_for(state="visible", timeout=TIMEOUT_MS)
+    winners = view["game"]["result"]["winners"]
+    names = [view["game"]["players"][seat]["name"] for seat in winners]
+    title = page.locator(".final-title").inner_text()
+    assert all(name in title for name in names)
+    assert page.locator(".final-row").count() == 2
+    page.screenshot(path=str(artifacts / "tv-final.png"))
+
+
+def test_device_status_and_notices_are_shown(page, table):
+    seq = table.new_game()
+    page.goto(f"{table.url}/tv")
+    wait_for_seq(page, seq)
+    table.session.report_device(
+        "table",
+        {"state": "ready", "notices": [{"level": "warning", "text": "Unknown tag 04:A1:9C on reader 3"}]},
+    )
+    table.session.report_device("firmware", {"state": "lost", "battery": {"millivolts": 3700, "percent": 41}})
+    page.wait_for_selector(".notice-warning", timeout=TIMEOUT_MS)
+    assert page.locator(".notice-warning").inner_text() == "Unknown tag 04:A1:9C on reader 3"
+    page.wait_for_selector(".device-lost", timeout=TIMEOUT_MS)
+    assert page.locator(".device-lost .device-state").inner_text() == "lost · 41%"
+    assert page.locator(".device-ready .device-name").inner_text() == "table"

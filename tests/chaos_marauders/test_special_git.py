@@ -1,0 +1,138 @@
+"""Sneaky Git (card reference p.8): placement, forced discards, assassination, attacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import IllegalActionError, Roll
+from companion.games.chaos_marauders.actions import (
+    Attack,
+    Draw,
+    ForceDiscard,
+    Pick,
+    Place,
+)
+from companion.games.chaos_marauders.state import (
+    PlaceStep,
+)
+
+from .positions import (
+    CLAWS,
+    DIRT,
+    GAME,
+    GIT,
+    HAK,
+    HM,
+    HS,
+    OM,
+    OS,
+    SNOT,
+    SQUAD,
+    kinds,
+    line,
+    play,
+    position,
+)
+
+
+def eye(seat: int = 0, n: int = 1) -> Roll:
+    return Roll(seat, "cube", ("eye",) * n)  # type: ignore[arg-type]
+
+
+def mark(seat: int = 0) -> Roll:
+    return Roll(seat, "cube", ("mark",))  # type: ignore[arg-type]
+
+
+# -------------------------------------------------------------------------------------- Sneaky Git
+
+
+def git_ready():
+    return position({0: [line(HS, DIRT)], 1: [line(HS, CLAWS)]})
+
+
+def test_sneaky_git_goes_in_an_opponents_line_within_three_spaces() -> None:
+    state, _ = play(git_ready(), Draw(0, GIT))
+    with pytest.raises(IllegalActionError, match="opponent"):
+        GAME.apply(state, Place(0, GIT, 0, 3))
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, GIT, 0, 5, 1))
+    state, _ = play(state, Place(0, GIT, 0, 4, 1))
+    assert state.boards[1][0][4] == GIT and state.owner_at(1, 0, 4) == 0
+    assert GAME.view(state)["players"][1]["lines"][0]["slots"][4]["owner"] == 0
+    assert state.active == 1
+
+
+def test_sneaky_git_forced_discard_ends_victims_turn() -> None:
+    state, _ = play(git_ready(), Draw(0, GIT), Place(0, GIT, 0, 4, 1), Draw(1, HAK))
+    assert ForceDiscard(0, 0, 4) in GAME.legal_actions(state)
+    state, events = play(state, ForceDiscard(0, 0, 4))
+    assert "ForcedDiscard" in kinds(events)
+    assert state.boards[1][0][4] is None and HAK in state.discard and GIT in state.discard
+    assert state.active == 0
+
+
+def test_sneaky_git_forced_discard_after_seeing_the_placement() -> None:
+    state, _ = play(git_ready(), Draw(0, GIT), Place(0, GIT, 0, 4, 1), Place(1, HAK, 1, 3))
+    state, _ = play(state, ForceDiscard(0, 0, 4))
+    assert state.boards[1][1][3] is None and state.active == 0
+
+
+def test_sneaky_git_cannot_force_a_discard_of_an_older_card() -> None:
+    state, _ = play(git_ready(), Draw(0, GIT), Place(0, GIT, 0, 4, 1), Place(1, HAK, 1, 3), Draw(1, SQUAD))
+    state, _ = play(state, Place(1, SQUAD, 1, 4))
+    state, _ = play(state, ForceDiscard(0, 0, 4))
+    assert state.boards[1][1][3] == HAK and state.boards[1][1][4] is None
+
+
+def test_only_the_gits_owner_may_force_the_discard() -> None:
+    state, _ = play(git_ready(), Draw(0, GIT), Place(0, GIT, 0, 4, 1), Draw(1, HAK))
+    with pytest.raises(IllegalActionError):
+        GAME.apply(state, ForceDiscard(1, 0, 4))
+
+
+def test_sneaky_git_assassinates_a_git_in_ones_own_line() -> None:
+    state = position({0: [line(HS, DIRT, GIT)], 1: [line(HS)]}, markers=[(0, 0, 2, 1)])
+    state, _ = play(state, Draw(0, GIT))
+    state, events = play(state, Pick(0, 0, 0, 2))
+    assert "GitAssassinated" in kinds(events)
+    assert state.boards[0][0][2] is None and state.markers == () and state.active == 1
+
+
+def test_sneaky_git_completing_a_line_gives_no_attack() -> None:
+    state = position({0: [line(HS)], 1: [line(HS, CLAWS, HAK, None, HM), line(OS, DIRT)]})
+    state, _ = play(state, Draw(0, GIT), Place(0, GIT, 0, 3, 1))
+    assert state.top is None and state.active == 1
+
+
+def test_sneaky_git_completing_the_third_line_ends_the_game() -> None:
+    complete = line(OS, DIRT, HAK, OM)
+    state = position(
+        {0: [line(HS)], 1: [line(HS, CLAWS, HAK, None, HM), complete, line(HS, SQUAD, DIRT, HM)]}
+    )
+    state, _ = play(state, Draw(0, GIT), Place(0, GIT, 0, 3, 1))
+    assert state.finished and state.first_to_complete == 1
+
+
+def test_sneaky_git_in_a_defeated_line_joins_the_victor() -> None:
+    state = position(
+        {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, SNOT, GIT)]}, players=3, markers=[(1, 0, 2, 2)]
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
+    top = state.top
+    assert isinstance(top, PlaceStep) and top.cards[0].card == GIT and top.cards[0].owner == 2
+    with pytest.raises(IllegalActionError, match="Sneaky Gits are placed first"):
+        GAME.apply(state, Place(0, SNOT, 1, 3))
+    state, _ = play(state, Place(0, GIT, 1, 3))
+    assert state.owner_at(0, 1, 3) == 2
+
+
+def test_sneaky_git_won_by_its_owner_is_discarded() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, SNOT, GIT)]}, markers=[(1, 0, 2, 0)])
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
+    assert GIT in state.discard and GIT not in [p.card for p in state.top.cards]  # type: ignore[union-attr]
+
+
+def test_sneaky_git_in_a_routed_line_is_discarded() -> None:
+    state = position({0: [line(HS, DIRT, GIT, None, HM)], 1: [line(HS, SNOT)]}, markers=[(0, 0, 2, 1)])
+    state, _ = play(state, Place(0, CLAWS, 0, 3), Attack(0, 0, 1, 0), mark())
+    assert GIT in state.discard and state.markers == ()

@@ -1,0 +1,229 @@
+"""Green cards: Horned Rat Standard, Dagromm, Idol, Bilge Guttrot, Skyrr's Blowback."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import IllegalActionError, Roll
+from companion.games.chaos_marauders.actions import (
+    Attack,
+    Blast,
+    Decline,
+    Discard,
+    Draw,
+    Place,
+    Reorganise,
+)
+from companion.games.chaos_marauders.state import (
+    AttackOffer,
+    AttackRoll,
+    BilgeChoice,
+    BlowbackTarget,
+    GreenRoll,
+    IdolRolls,
+)
+
+from .positions import (
+    BILGE,
+    CLAWS,
+    DAGROMM,
+    DIRT,
+    GAME,
+    HAK,
+    HM,
+    HS,
+    IDOL,
+    OM,
+    OS,
+    PLAGUE,
+    RAT,
+    SHAMAN,
+    SHOTTI,
+    SKYRR,
+    SNOT,
+    SQUAD,
+    kinds,
+    line,
+    play,
+    position,
+)
+
+
+def eye(seat: int = 0, n: int = 1) -> Roll:
+    return Roll(seat, "cube", ("eye",) * n)  # type: ignore[arg-type]
+
+
+def mark(seat: int = 0) -> Roll:
+    return Roll(seat, "cube", ("mark",))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------- Horned Rat
+
+
+def test_horned_rat_standard_line_can_never_be_attacked() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(RAT, CLAWS)]}, pile={SQUAD: 2})
+    state, _ = play(state, Place(0, SQUAD, 0, 3))
+    assert state.top is None  # the only opponent line is protected: no attack to offer
+    assert GAME.view(state)["players"][1]["lines"][0]["protected"] is True
+
+
+def test_horned_rat_standard_is_placed_as_a_standard_and_ends_the_turn() -> None:
+    state, _ = play(position(), Draw(0, RAT), Place(0, RAT, 2, 0))
+    assert state.boards[0][2][0] == RAT and state.active == 1
+
+
+# ----------------------------------------------------------------------------------------- Dagromm
+
+
+def dagromm_ready():
+    return position({0: [line(HS, DIRT, HAK, SQUAD), line(OS, CLAWS, SNOT)]})
+
+
+def test_dagromm_mark_on_first_roll_loses_every_third_card() -> None:
+    state, _ = play(dagromm_ready(), Draw(0, DAGROMM))
+    assert isinstance(state.top, GreenRoll) and GAME.prompt(state).roll is not None
+    state, _events = play(state, mark())
+    assert state.boards[0][0][:4] == (HS, DIRT, None, SQUAD)
+    assert state.boards[0][1][:3] == (OS, None, SNOT)
+    assert DAGROMM in state.discard and state.active == 1
+
+
+def test_dagromm_mark_on_second_roll_loses_every_fourth_card() -> None:
+    state, _ = play(dagromm_ready(), Draw(0, DAGROMM), eye(), mark())
+    assert state.boards[0][0][:4] == (HS, DIRT, HAK, None)
+    assert state.boards[0][1][:3] == (OS, CLAWS, SNOT)
+
+
+def test_dagromm_four_eyes_lose_nothing() -> None:
+    state, events = play(dagromm_ready(), Draw(0, DAGROMM), eye(), eye(), eye(), eye())
+    assert "DagrommPleased" in kinds(events)
+    assert state.boards == dagromm_ready().boards and state.active == 1
+
+
+def test_dagromm_accepts_several_rolls_at_once_up_to_the_first_mark() -> None:
+    state, _ = play(dagromm_ready(), Draw(0, DAGROMM))
+    with pytest.raises(IllegalActionError, match="first Mark"):
+        GAME.apply(state, Roll(0, "cube", ("mark", "eye")))
+    state, _ = play(state, Roll(0, "cube", ("eye", "eye", "mark")))
+    # third roll: every fifth card (CLAWS is the 6th, OS the 5th)
+    assert state.boards[0][1][0] is None
+
+
+# -------------------------------------------------------------------------------------------- Idol
+
+
+def test_idol_in_an_opponents_line_goes_within_three_spaces() -> None:
+    state, _ = play(position({1: [line(HS, DIRT)]}), Draw(0, IDOL))
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, IDOL, 2, 5, 1))
+    state, _ = play(state, Place(0, IDOL, 0, 3, 1))
+    assert state.boards[1][0][3] == IDOL
+
+
+def idol_end(extra: str | None = None):
+    return position(
+        {
+            0: [line(HS, DIRT, HAK, None, HM), line(OS, SNOT, SQUAD, OM), line(HS, CLAWS, IDOL, extra, HM)],
+            1: [line(HS, CLAWS)],
+        },
+        pile={SQUAD: 1},
+    )
+
+
+def test_idol_is_rolled_six_times_at_the_end_of_the_game() -> None:
+    state = idol_end(DIRT)
+    state, _ = play(state, Place(0, SQUAD, 0, 3))
+    assert isinstance(state.top, IdolRolls) and not state.finished
+    assert GAME.prompt(state).roll.count == 6
+    state, _ = play(state, Roll(0, "cube", ("eye", "eye", "eye")), Roll(0, "cube", ("eye", "mark", "eye")))
+    assert state.finished
+    assert GAME.view(state)["result"]["players"][0]["idol"] == -90
+
+
+def test_idol_six_eyes_are_worth_ninety() -> None:
+    state, _ = play(idol_end(DIRT), Place(0, SQUAD, 0, 3), eye(0, 6))
+    assert GAME.view(state)["result"]["players"][0]["idol"] == 90
+
+
+def test_idol_with_a_shaman_needs_no_rolls() -> None:
+    state, _ = play(idol_end(SHAMAN), Place(0, SQUAD, 0, 3))
+    assert state.finished and GAME.view(state)["result"]["players"][0]["idol"] == 90
+
+
+# ------------------------------------------------------------------------------------------- Bilge
+
+
+def test_bilge_guttrot_reorganises_all_lines() -> None:
+    state = position({0: [line(HS, DIRT, HAK), line(OS, SNOT, None, None, None, OM)]})
+    state, _ = play(state, Draw(0, BILGE), Place(0, BILGE, 1, 2))
+    assert isinstance(state.top, BilgeChoice)
+    layout = (line(HS, DIRT, HAK, BILGE), line(OS, SNOT, OM, at=2), line())
+    with pytest.raises(IllegalActionError):
+        GAME.apply(state, Reorganise(0, (line(HS, DIRT, HAK, BILGE, SHOTTI), line(OS, SNOT, OM), line())))
+    state, _ = play(state, Reorganise(0, layout))
+    assert state.boards[0] == layout and state.active == 1
+
+
+def test_bilge_reorganisation_completing_a_line_gives_no_attack() -> None:
+    state = position({0: [line(HS, DIRT, HAK), line(OM, at=11)], 1: [line(HS, SNOT)]})
+    state, _ = play(state, Draw(0, BILGE), Place(0, BILGE, 0, 3))
+    state, _ = play(state, Reorganise(0, (line(HS, DIRT, HAK, BILGE, OM), line(), line())))
+    assert state.top is None and state.active == 1
+
+
+def test_bilge_guttrot_leads_an_incomplete_line_against_a_weaker_line() -> None:
+    state = position({0: [line(HS, CLAWS)], 1: [line(HS, DIRT), line(OS, CLAWS, SQUAD)]})
+    state, _ = play(state, Draw(0, BILGE), Place(0, BILGE, 0, 2))
+    attacks = [a for a in GAME.legal_actions(state) if isinstance(a, Attack)]
+    assert attacks == [Attack(0, 0, 1, 0)]  # 8 beats 3, not 12
+    state, _ = play(state, Attack(0, 0, 1, 0))
+    assert isinstance(state.top, AttackRoll) and state.top.bilge
+    state, _ = play(state, eye(), Discard(0))
+    assert state.active == 1
+
+
+def test_bilge_may_be_left_alone() -> None:
+    state, _ = play(position(), Draw(0, BILGE), Place(0, BILGE, 0, 3), Decline(0))
+    assert state.boards[0][0][3] == BILGE and state.active == 1
+
+
+# ---------------------------------------------------------------------------------------- Blowback
+
+
+def test_skyrrs_blowback_eye_discards_the_target_line() -> None:
+    state = position({0: [line(HS, DIRT)], 1: [line(HS, CLAWS, SHOTTI)]})
+    state, _ = play(state, Draw(0, SKYRR))
+    assert isinstance(state.top, BlowbackTarget)
+    state, _events = play(state, Blast(0, 1, 0), eye())
+    assert state.boards[1][0] == line() and SHOTTI in state.discard and SKYRR in state.discard
+    assert state.boards[0][0][1] == DIRT and state.active == 1
+
+
+def test_skyrrs_blowback_mark_discards_all_the_drawers_lines() -> None:
+    state = position({0: [line(HS, DIRT), line(OS, PLAGUE)], 1: [line(HS, CLAWS)]})
+    state, _ = play(state, Draw(0, SKYRR), Blast(0, 1, 0), mark())
+    assert state.boards[0] == (line(), line(), line()) and state.boards[1][0][1] == CLAWS
+
+
+def test_skyrrs_blowback_cannot_target_a_horned_rat_line() -> None:
+    state = position({1: [line(RAT, CLAWS), line(HS, DIRT)]})
+    state, _ = play(state, Draw(0, SKYRR))
+    with pytest.raises(IllegalActionError, match="Horned Rat"):
+        GAME.apply(state, Blast(0, 1, 0))
+    assert [a for a in GAME.legal_actions(state) if isinstance(a, Blast)] == [Blast(0, 1, 1)]
+
+
+def test_skyrrs_blowback_may_be_declined() -> None:
+    state, _ = play(position({1: [line(HS, CLAWS)]}), Draw(0, SKYRR), Decline(0))
+    assert SKYRR in state.discard and state.boards[1][0][1] == CLAWS and state.active == 1
+
+
+def test_bilge_completing_his_line_gives_one_attack_through_his_choice() -> None:
+    state = position({0: [line(HS, CLAWS, None, HM)], 1: [line(HS, DIRT)]})
+    state, _ = play(state, Draw(0, BILGE), Place(0, BILGE, 0, 2))
+    assert state.stack == (BilgeChoice(0, 0),)
+    assert GAME.view(state)["players"][0]["lines"][0]["can_attack"] is True
+    state, _ = play(state, Attack(0, 0, 1, 0), mark())
+    assert not any(isinstance(step, AttackOffer) for step in state.stack)  # no second attack waits
+    state, _ = play(state, Place(1, BILGE, 1, 4))  # the victor takes Bilge, without his orders
+    assert state.top is None and state.active == 1

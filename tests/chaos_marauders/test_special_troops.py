@@ -1,0 +1,197 @@
+"""Purple specials and war machines: Chaos Marauders, Pigstickers, Shaman, Plague Lords, Creeps, crews."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import IllegalActionError, Roll
+from companion.games.chaos_marauders.actions import Attack, Decline, Discard, Draw, Pick, Place, Shout
+from companion.games.chaos_marauders.placement import tribe_attack
+from companion.games.chaos_marauders.state import AttackOffer, CardChoice, PlaceStep
+
+from .positions import (
+    CLAWS,
+    CM,
+    CREEPS,
+    DIRT,
+    GAME,
+    HAK,
+    HM,
+    HS,
+    OS,
+    PIG,
+    PLAGUE,
+    SHAMAN,
+    SHOTTI,
+    SNOT,
+    SQUAD,
+    kinds,
+    line,
+    play,
+    position,
+)
+
+EYE = Roll(0, "cube", ("eye",))
+MARK = Roll(0, "cube", ("mark",))
+
+
+def test_chaos_marauders_are_hidden_on_the_tv_until_the_turn_ends() -> None:
+    state, events = play(position(), Place(0, CM, 0, 3))
+    assert all("Chaos Marauders" not in e.text for e in events)
+    view = GAME.view(state)
+    assert view["players"][0]["lines"][0]["slots"][3]["hidden"] is True
+    state, events = play(state, Draw(0, SNOT), Discard(0))
+    assert "MaraudersKept" in kinds(events) and state.marauders_at is None
+
+
+def test_chaos_marauders_shout_takes_the_card_and_the_shouter_places_it() -> None:
+    state, _ = play(position(), Place(0, CM, 0, 3))
+    state, events = play(state, Shout(1))
+    assert "MaraudersSpotted" in kinds(events)
+    assert state.boards[0][0][3] is None
+    assert isinstance(state.top, PlaceStep) and state.top.player == 1
+    state, _ = play(state, Place(1, CM, 2, 5))
+    assert state.boards[1][2][5] == CM
+    assert state.active == 0 and GAME.prompt(state).kind == "draw"  # the active player's turn goes on
+
+
+def test_false_chaos_marauders_shout_lets_the_active_player_take_a_card() -> None:
+    state = position({1: [line(HS, SHOTTI)]})
+    state, events = play(state, Shout(1))
+    assert "FalseShout" in kinds(events)
+    assert isinstance(state.top, CardChoice) and state.top.ability == "take"
+    state, _ = play(state, Pick(0, 1, 0, 1))
+    state, _ = play(state, Place(0, SHOTTI, 1, 4))
+    assert state.boards[0][1][4] == SHOTTI and state.boards[1][0][1] is None
+
+
+def test_the_active_player_cannot_shout() -> None:
+    with pytest.raises(IllegalActionError):
+        GAME.apply(position(), Shout(0))
+
+
+def test_bozlum_pigsticker_discards_an_opponents_purple_card() -> None:
+    state = position({1: [line(HS, CLAWS)]})
+    state, _ = play(state, Place(0, PIG, 0, 3))
+    assert isinstance(state.top, CardChoice) and state.top.ability == "stick"
+    with pytest.raises(IllegalActionError, match="purple"):
+        GAME.apply(state, Pick(0, 1, 0, 0))  # the Hobgoblin Standard is grey
+    state, _events = play(state, Pick(0, 1, 0, 1))
+    assert state.boards[1][0][1] is None and state.discard[-1] == CLAWS
+    assert state.active == 0 and state.top is None
+
+
+def test_bozlum_pigsticker_may_decline_and_has_no_ability_without_a_victim() -> None:
+    state, _ = play(position({1: [line(HS)]}), Place(0, PIG, 0, 3))
+    assert state.top is None
+    state, _ = play(position({1: [line(HS, CLAWS)]}), Place(0, PIG, 0, 3), Decline(0))
+    assert state.boards[1][0][1] == CLAWS
+
+
+def test_bozlum_pigsticker_duplicate_still_sticks_before_the_turn_ends() -> None:
+    state = position({0: [line(), line(HS, PIG)], 1: [line(HS, CLAWS)]})
+    state, _ = play(state, Place(0, PIG, 0, 3))
+    assert isinstance(state.top, CardChoice)
+    state, _ = play(state, Pick(0, 1, 0, 1))
+    assert state.active == 1
+
+
+def shaman_ready():
+    return position(
+        {0: [line(HS, SHAMAN, CLAWS, None, HM)], 1: [line(HS, DIRT), line(OS, HAK)]}, pile={SQUAD: 3, SNOT: 2}
+    )
+
+
+def test_shaman_line_makes_two_attacks() -> None:
+    state, _ = play(shaman_ready(), Place(0, SQUAD, 0, 3))
+    assert state.top == AttackOffer(0, 0, 2)
+
+
+def test_shaman_second_attack_after_a_win() -> None:
+    state, _ = play(shaman_ready(), Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), EYE, Discard(0, HS))
+    assert state.top == AttackOffer(0, 0, 1)
+    state, events = play(state, Attack(0, 0, 1, 1), EYE)
+    assert "LineDefeated" in kinds(events) and state.active == 1
+
+
+def test_shaman_line_that_routs_makes_no_second_attack() -> None:
+    state, _ = play(shaman_ready(), Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), MARK)
+    assert not any(isinstance(s, AttackOffer) for s in state.stack)
+    assert state.active == 1
+
+
+def test_plague_lords_are_worth_two_per_plague_lord_in_the_tribe() -> None:
+    one = position({0: [line(HS, PLAGUE)]})
+    assert tribe_attack(GAME.facts, one.boards[0], 0) == 2
+    three = position({0: [line(HS, PLAGUE, PLAGUE), line(HS, PLAGUE)]})
+    assert tribe_attack(GAME.facts, three.boards[0], 0) == 12
+    four = position({0: [line(HS, PLAGUE, PLAGUE), line(HS, PLAGUE), line(HS, PLAGUE)]})
+    assert tribe_attack(GAME.facts, four.boards[0], 1) == 8
+
+
+def test_venemous_creeps_steal_a_non_purple_card() -> None:
+    state = position({1: [line(HS, CLAWS, SHOTTI)]})
+    state, _ = play(state, Draw(0, CREEPS))
+    assert isinstance(state.top, CardChoice) and state.top.ability == "steal"
+    with pytest.raises(IllegalActionError, match="purple"):
+        GAME.apply(state, Pick(0, 1, 0, 1))
+    state, _ = play(state, Pick(0, 1, 0, 2))
+    assert state.boards[1][0][2] is None and CREEPS in state.discard
+    state, _ = play(state, Place(0, SHOTTI, 0, 5))
+    assert state.boards[0][0][5] == SHOTTI and state.active == 1
+
+
+def test_venemous_creeps_stolen_card_may_complete_a_line_that_attacks() -> None:
+    state = position({0: [line(HS, CLAWS, SQUAD, HAK)], 1: [line(HS, SNOT, HM), line(OS, DIRT)]})
+    state, _ = play(state, Draw(0, CREEPS), Pick(0, 1, 0, 2), Place(0, HM, 0, 4))
+    assert isinstance(state.top, AttackOffer)
+
+
+def test_stolen_crew_pulls_its_machine_parts() -> None:
+    state = position({1: [line(HS, "smasher-left", "smasher-right", "smasher-crew")]})
+    state, events = play(state, Draw(0, CREEPS), Pick(0, 1, 0, 3))
+    assert "MachinePulled" in kinds(events)
+    top = state.top
+    assert isinstance(top, PlaceStep)
+    assert sorted(p.card for p in top.cards) == ["smasher-crew", "smasher-left", "smasher-right"]
+    assert state.boards[1][0][1:4] == (None, None, None)
+
+
+def test_drawn_crew_pulls_machine_parts_from_other_players_only() -> None:
+    state = position({0: [line(HS, "bomber-left")], 1: [line(HS, "bomber-right")]})
+    state, _ = play(state, Draw(0, "bomber-crew"))
+    top = state.top
+    assert isinstance(top, PlaceStep)
+    assert sorted(p.card for p in top.cards) == ["bomber-crew", "bomber-right"]
+    assert state.boards[0][0][1] == "bomber-left"
+
+
+def test_captured_war_machine_is_taken_not_discarded() -> None:
+    state = position(
+        {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, CLAWS, "ockee-left")]}, pile={SQUAD: 2}
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), EYE)
+    assert "ockee-left" in [p.card for p in state.top.cards]  # type: ignore[union-attr]
+
+
+def test_chaos_marauders_are_not_named_by_the_prompt() -> None:
+    state, _ = play(position(), Draw(0, CM))
+    prompt = GAME.prompt(state)
+    assert "Chaos Marauders" not in prompt.text
+    assert all("Chaos Marauders" not in c.label for c in prompt.choices)
+
+
+def test_chaos_marauders_shout_before_the_card_is_placed_takes_it_too() -> None:
+    state, _ = play(position(), Draw(0, CM), Shout(1))
+    assert isinstance(state.top, PlaceStep) and state.top.player == 1 and state.top.source == "shout"
+    with pytest.raises(IllegalActionError, match="must be placed"):
+        GAME.apply(state, Discard(1))
+    state, _ = play(state, Place(1, CM, 0, 4))
+    assert state.active == 0 and state.top is None
+
+
+def test_a_second_shout_after_the_marauders_are_taken_is_false() -> None:
+    state, _ = play(position({2: [line(HS, SNOT)]}, players=3), Place(0, CM, 0, 3), Shout(1))
+    state, _ = play(state, Place(1, CM, 0, 4))
+    state, events = play(state, Shout(2))
+    assert "FalseShout" in kinds(events)

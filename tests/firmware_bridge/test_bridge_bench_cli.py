@@ -1,0 +1,72 @@
+"""The link benchmark and ``companion devices`` end to end over a pty."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.cli import main
+from firmware_bridge.bench import BenchOptions, percentile, run
+from firmware_bridge.virtual import VirtualTable
+
+
+def test_percentile() -> None:
+    assert percentile([], 99) is None
+    assert percentile([5.0], 50) == 5.0
+    assert percentile([float(i) for i in range(101)], 99) == 99.0
+
+
+@pytest.mark.slow
+def test_bench_delivers_exactly_once_through_faults_and_unplugs() -> None:
+    figures = run(
+        BenchOptions(
+            events=400,
+            corrupt=0.02,
+            duplicate=0.02,
+            reorder=0.02,
+            unplugs=2,
+            unplug_ms=50,
+            rate=2000,
+            tag_samples=20,
+        )
+    )
+    assert (figures["sent"], figures["applied"], figures["lost"], figures["duplicated"]) == (400, 400, 0, 0)
+    assert figures["in_order"] and figures["reconnects"] == 2
+    assert figures["corrupt_frames"] > 0 and figures["tag_samples"] == 40
+    assert figures["tag_p99_ms"] is not None and figures["p99_ms"] >= figures["p50_ms"]
+
+
+def test_bench_link_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["bench", "link", "--events", "60", "--unplugs", "1", "--unplug-ms", "30", "--rate", "3000", "--json"]
+    )
+    figures = json.loads(capsys.readouterr().out)
+    assert code == 0 and figures["sent"] == 60 and figures["lost"] == 0 and figures["duplicated"] == 0
+
+
+def test_devices_connects_and_describes_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    with VirtualTable() as table:
+        table.put_tag(3, "04A1B2C3D4E5F6")
+        table.roll(1, 5)
+        assert main(["devices", "--port", table.path, "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["state"] == "connected" and status["firmware"] == "0.1.0"
+    assert status["capabilities"]["readers"] == 4
+    assert status["tags"] == {"3": ["04A1B2C3D4E5F6"]} and status["dice"] == {"1": 5}
+
+
+def test_devices_text_output_and_missing_port(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    with VirtualTable() as table:
+        assert main(["devices", "--port", table.path]) == 0
+    out = capsys.readouterr().out
+    assert "firmware  0.1.0" in out and "reader 3: -" in out
+    assert main(["devices", "--port", str(tmp_path / "ttyNONE"), "--timeout", "0.3"]) == 1
+
+
+def test_devices_lists_no_boards_without_hardware(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    from firmware_bridge import ports
+
+    monkeypatch.setattr(ports.list_ports, "comports", lambda: [])
+    assert main(["devices"]) == 0
+    assert "no boards found" in capsys.readouterr().out

@@ -1,0 +1,130 @@
+"""Firmware logic that needs no Pico, under CPython: debouncing, presence, dice, MFRC522 helpers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from firmware_bridge.firmware import mfrc522, tablelogic
+
+
+def test_debouncer_ignores_bounces_and_reports_edges() -> None:
+    d = tablelogic.Debouncer(hold_ms=20)
+    assert d.update(True, 0) is None
+    assert d.update(False, 3) is None  # bounce
+    assert d.update(True, 5) is None
+    assert d.update(True, 24) is None
+    assert d.update(True, 25) is True
+    assert d.update(True, 100) is None
+    assert d.update(False, 200) is None
+    assert d.update(False, 221) is False
+
+
+def test_presence_needs_several_misses_and_swaps_at_once() -> None:
+    p = tablelogic.Presence(misses=3)
+    assert p.update(b"\x01\x02\x03\x04") == [("present", b"\x01\x02\x03\x04")]
+    assert p.update(None) == [] and p.update(None) == []
+    assert p.update(b"\x01\x02\x03\x04") == []  # a flaky read, not a removal
+    assert p.update(b"\x05\x06\x07\x08") == [
+        ("removed", b"\x01\x02\x03\x04"),
+        ("present", b"\x05\x06\x07\x08"),
+    ]
+    assert [p.update(None) for _ in range(3)][-1] == [("removed", b"\x05\x06\x07\x08")]
+
+
+def test_die_tumbles_then_settles_on_a_face_in_range() -> None:
+    rng = random.Random(4)
+    die = tablelogic.Die(0, 6, 20, rng.randint, tumble_ms=300)
+    assert die.update(0) is None
+    die.press(1000)
+    assert die.update(1100) is None and 1 <= die.showing <= 20
+    die.press(1200)  # pressing again mid-tumble does not restart it
+    face = die.update(1300)
+    assert face is not None and 1 <= face <= 20 and die.face == face
+    assert die.update(1400) is None
+
+
+@pytest.mark.parametrize(("mv", "percent"), [(3000, 0), (3300, 0), (3750, 50), (4200, 100), (4400, 100)])
+def test_battery_percent(mv: int, percent: int) -> None:
+    assert tablelogic.battery_percent(mv) == percent
+
+
+def test_bcc_and_cascade_uid_assembly() -> None:
+    assert mfrc522.bcc(b"\x88\x04\xa1\xb2") == 0x88 ^ 0x04 ^ 0xA1 ^ 0xB2
+    assert mfrc522.assemble_uid([b"\x01\x02\x03\x04"]) == b"\x01\x02\x03\x04"
+    seven = mfrc522.assemble_uid([b"\x88\x04\xa1\xb2", b"\xc3\xd4\xe5\xf6"])
+    assert seven.hex().upper() == "04A1B2C3D4E5F6"
+    ten = mfrc522.assemble_uid([b"\x88\x01\x02\x03", b"\x88\x04\x05\x06", b"\x07\x08\x09\x0a"])
+    assert ten == bytes(range(1, 11))
+    with pytest.raises(ValueError):
+        mfrc522.assemble_uid([b"\x88\x01\x02\x03"] * 2 + [b"\x01\x02"])
+
+
+def test_select_frame_carries_crc_a_low_byte_first() -> None:
+    frame = mfrc522.with_crc_a(b"\x93\x70\x01\x02\x03\x04\x04")
+    crc = mfrc522.crc_a(frame[:-2])
+    assert frame[-2:] == bytes([crc & 0xFF, crc >> 8])
+    assert mfrc522.crc_a(frame) == 0  # the residue the driver checks on each SAK
+
+
+class FakeChip:
+    """Just enough MFRC522 to drive ``read_uid`` for a 7-byte-UID tag through the FIFO registers."""
+
+    def __init__(self, uid: bytes) -> None:
+        self.regs = {mfrc522.COM_IRQ: 0, mfrc522.ERROR: 0, mfrc522.CONTROL: 0, mfrc522.BIT_FRAMING: 0}
+        self.fifo_in: list[int] = []
+        self.fifo_out: list[int] = []
+        self.uid = uid
+        self.pending: int | None = None
+
+    # spi + cs in one
+    def value(self, _level: int) -> None:
+        pass
+
+    def write(self, data: bytes) -> None:
+        reg = (data[0] >> 1) & 0x3F
+        if data[0] & 0x80:
+            self.pending = reg
+            return
+        value = data[1]
+        if reg == mfrc522.FIFO_DATA:
+            self.fifo_in.append(value)
+        elif reg == mfrc522.FIFO_LEVEL and value & 0x80:
+            self.fifo_in.clear()
+        elif reg == mfrc522.BIT_FRAMING and value & 0x80:
+            self._answer(bytes(self.fifo_in))
+        else:
+            self.regs[reg] = value
+
+    def read(self, n: int) -> bytes:
+        reg = self.pending
+        if reg == mfrc522.FIFO_DATA:
+            return bytes([self.fifo_out.pop(0)])
+        if reg == mfrc522.FIFO_LEVEL:
+            return bytes([len(self.fifo_out)])
+        return bytes([self.regs.get(reg, 0)])
+
+    def _answer(self, frame: bytes) -> None:
+        self.fifo_in.clear()
+        levels = [b"\x88" + self.uid[:3], self.uid[3:7]]
+        reply = None
+        if frame == b"\x52":
+            reply = b"\x44\x00"
+        elif len(frame) == 2 and frame[1] == 0x20:
+            four = levels[(frame[0] - 0x93) // 2]
+            reply = four + bytes([mfrc522.bcc(four)])
+        elif len(frame) == 9 and frame[1] == 0x70:
+            level = (frame[0] - 0x93) // 2
+            reply = mfrc522.with_crc_a(bytes([0x04 if level == 0 else 0x00]))
+        if reply is None:
+            self.regs[mfrc522.COM_IRQ] = 0x01  # timer: no answer (HLTA)
+        else:
+            self.fifo_out = list(reply)
+            self.regs[mfrc522.COM_IRQ] = 0x30
+
+
+def test_driver_reads_a_seven_byte_uid_through_two_cascade_levels() -> None:
+    chip = FakeChip(bytes.fromhex("04A1B2C3D4E5F6"))
+    reader = mfrc522.MFRC522(chip, chip)
+    assert reader.read_uid() == bytes.fromhex("04A1B2C3D4E5F6")

@@ -1,0 +1,108 @@
+"""The Chaos Marauders mapper over views the real engine produces (no session, no threads)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import Player, Setup
+from companion.games import find_game
+from companion.table.config import ReaderZone, ZoneKind
+from companion.table.mappers import Act, Note, find_mapper, resolve_card
+
+GAME = find_game("chaos-marauders")
+MAPPER = find_mapper("chaos-marauders")
+OWN_LINE = ReaderZone(0, ZoneKind.LINE, 0, 2)
+THEIR_LINE = ReaderZone(1, ZoneKind.LINE, 1, 0)
+DISCARD = ReaderZone(2, ZoneKind.DISCARD)
+PAD = ReaderZone(3, ZoneKind.PAD)
+
+
+def published(*actions: dict) -> dict:
+    state = GAME.new_game(Setup("chaos-marauders", (Player("Grotsnik"), Player("Ugluk"))))
+    for action in actions:
+        state, _ = GAME.apply(state, GAME.parse_action(action))
+    return {"seq": len(actions), "status": "playing", "game": GAME.view(state)}
+
+
+def test_a_card_on_the_players_own_line_is_a_place_with_the_slot_left_open():
+    act = MAPPER.placed(OWN_LINE, "grivziz-dirtballs", published(), None)
+    assert isinstance(act, Act)
+    assert dict(act.payload) == {
+        "kind": "place",
+        "player": 0,
+        "card": "grivziz-dirtballs",
+        "line": 2,
+        "slot": None,
+        "target": None,
+    }
+    GAME.parse_action(act.payload)  # the engine's codec accepts it
+
+
+def test_a_card_on_an_opponents_line_names_the_target():
+    act = MAPPER.placed(THEIR_LINE, "sneaky-git", published(), None)
+    assert act.payload["target"] == 1 and act.payload["player"] == 0
+
+
+def test_discarding_the_card_waiting_to_be_placed():
+    view = published({"kind": "draw", "player": 0, "card": "grivziz-dirtballs"})
+    act = MAPPER.placed(DISCARD, "grivziz-dirtballs", view, None)
+    assert (
+        dict(act.payload) == {"kind": "discard", "player": 0, "card": "grivziz-dirtballs"}
+        and act.then is None
+    )
+
+
+def test_a_card_laid_straight_on_the_discard_pile_is_drawn_then_discarded():
+    act = MAPPER.placed(DISCARD, "grivziz-dirtballs", published(), None)
+    assert act.payload["kind"] == "draw" and act.then.payload["kind"] == "discard"
+
+
+def test_a_card_leaving_play_needs_nothing_on_the_discard_pile():
+    view = published(
+        {"kind": "draw", "player": 0, "card": "grivziz-dirtballs"},
+        {"kind": "discard", "player": 0, "card": "grivziz-dirtballs"},
+    )
+    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, ZoneKind.LINE) is None
+    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, ZoneKind.PAD) is None
+    # Not seen since the table started, and on top of the pile: the engine discarded it already.
+    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, None) is None
+    # Last seen on the discard pile (reshuffled into the draw pile since): a fresh draw.
+    act = MAPPER.placed(DISCARD, "grivziz-dirtballs", view, ZoneKind.DISCARD)
+    assert (act.payload["kind"], act.payload["player"], act.then.payload["kind"]) == ("draw", 1, "discard")
+
+
+def test_the_pad_draws_and_a_drawn_card_shown_there_is_not_drawn_twice():
+    assert dict(MAPPER.placed(PAD, "idol", published(), None).payload) == {
+        "kind": "draw",
+        "player": 0,
+        "card": "idol",
+    }
+    view = published({"kind": "draw", "player": 0, "card": "grivziz-dirtballs"})
+    assert MAPPER.placed(PAD, "grivziz-dirtballs", view, None) is None
+    assert isinstance(MAPPER.placed(PAD, "claws-of-malal", view, None), Note)
+
+
+def test_cards_in_reads_the_line_and_maps_the_hidden_card():
+    view = published({"kind": "place", "player": 0, "card": "chaos-marauders", "line": 2, "slot": 3})
+    assert MAPPER.cards_in(OWN_LINE, view) == ["chaos-marauders"]
+    assert MAPPER.cards_in(ReaderZone(0, ZoneKind.LINE, 0, 2, slot=4), view) == []
+    assert MAPPER.cards_in(DISCARD, view) is None
+    assert MAPPER.shown_title("chaos-marauders") == "A card"
+    assert MAPPER.shown_title("idol") == "Idol"
+
+
+def test_shout_and_next():
+    assert dict(MAPPER.shout(1, published()).payload) == {"kind": "shout", "player": 1}
+    assert isinstance(MAPPER.next_action(published()), Note)  # drawing cannot be declined
+
+
+@pytest.mark.parametrize("card", ["bozlum-pigstickers", "Bozlum Pigstickers", "BOZLUM PIGSTICKERS"])
+def test_cards_are_found_by_id_or_title(card):
+    assert resolve_card(MAPPER, card) == "bozlum-pigstickers"
+    assert MAPPER.card_title("bozlum-pigstickers") == "Bozlum Pigstickers"
+
+
+def test_a_reader_set_to_a_line_the_game_lacks_is_reported():
+    wrong = ReaderZone(9, ZoneKind.LINE, 0, 3)
+    assert isinstance(MAPPER.placed(wrong, "idol", published(), None), Note)
+    assert MAPPER.cards_in(wrong, published()) == []

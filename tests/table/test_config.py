@@ -1,0 +1,92 @@
+"""The ``[table]`` section: reader zones and timing windows, checked on load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.table import ReaderZone, TableConfig, TableConfigError, ZoneKind
+
+EXAMPLE = """
+[table]
+settle_ms = 250
+removal_ms = 500
+
+[[table.readers]]
+reader = 0
+zone = "line"
+player = 0
+line = 0
+
+[[table.readers]]
+reader = 1
+zone = "line"
+player = 1
+line = 2
+slot = 4
+
+[[table.readers]]
+reader = 7
+zone = "discard"
+
+[[table.readers]]
+reader = 8
+zone = "pad"
+
+[table.buttons]
+"0" = "shout:0"
+"4" = "undo"
+"""
+
+
+def test_the_example_section_loads(tmp_path: Path):
+    path = tmp_path / "table.toml"
+    path.write_text(EXAMPLE)
+    config = TableConfig.load(path)
+    assert (config.settle_ms, config.removal_ms, config.roll_window_ms) == (250, 500, 3000)
+    assert config.zone_of(1) == ReaderZone(1, ZoneKind.LINE, 1, 2, 4)
+    assert config.zone_of(7).zone is ZoneKind.DISCARD
+    assert config.zone_of(8).zone is ZoneKind.PAD
+    assert config.zone_of(3) is None
+    assert (config.button_role("0"), config.button_role("4"), config.button_role("next")) == (
+        "shout:0",
+        "undo",
+        "next",
+    )
+
+
+def test_a_missing_section_gives_the_defaults(tmp_path: Path):
+    path = tmp_path / "table.toml"
+    path.write_text('game = "chaos-marauders"\n')
+    assert TableConfig.load(path) == TableConfig()
+    assert TableConfig().settle_ms == 300
+
+
+def test_labels_name_places_as_players_do():
+    names = {0: "Grotsnik"}
+    assert ReaderZone(0, ZoneKind.LINE, 0, 1).label(names) == "Grotsnik's line 2"
+    assert ReaderZone(0, ZoneKind.LINE, 1, 0).label(names) == "P2's line 1"
+    assert ReaderZone(0, ZoneKind.DISCARD).label(names) == "the discard pile"
+    assert ReaderZone(0, ZoneKind.PAD).label(names) == "the play pad"
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"readers": [{"reader": 0, "zone": "line", "player": 0}]}, "needs player and line"),
+        ({"readers": [{"reader": 0, "zone": "hand"}]}, "is not one of line, discard, pad"),
+        ({"readers": [{"reader": 0, "zone": "discard", "line": 1}]}, "only a line reader"),
+        ({"readers": [{"zone": "discard"}]}, "needs reader and zone"),
+        ({"readers": [{"reader": -1, "zone": "discard"}]}, "whole number from 0"),
+        ({"readers": [{"reader": 1, "zone": "pad"}, {"reader": 1, "zone": "discard"}]}, "configured twice"),
+        ({"settle_ms": "fast"}, "must be a number"),
+        ({"settle_ms": -5}, "cannot be negative"),
+        ({"setle_ms": 300}, "unknown keys"),
+        ({"buttons": {"0": "shout"}}, "not a button role"),
+        ({"buttons": {"0": 1}}, "map device button ids"),
+    ],
+)
+def test_mistakes_are_named(section, message):
+    with pytest.raises(TableConfigError, match=message):
+        TableConfig.from_mapping(section)
