@@ -29,7 +29,7 @@ class BenchOptions:
     reorder: float = 0.005
     unplugs: int = 10
     unplug_ms: int = 100
-    rate: float = 1000.0
+    rate: float = 500.0
     """Events per second the virtual table produces."""
     tag_samples: int = 400
     seed: int = 1

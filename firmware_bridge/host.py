@@ -64,7 +64,7 @@ class HostProtocol:
         self._wall = wall_clock
         self.status = DeviceStatus()
         self._reader = FrameReader()
-        self._rx: Receiver | None = None
+        self._rx: Receiver[Frame] | None = None
         self._boot_id: int | None = None
         self._tags: set[tuple[int, bytes]] = set()
         self._last_frame = 0.0
@@ -134,7 +134,7 @@ class HostProtocol:
             if self._boot_id is not None:
                 self._count("device_restarts")
             self._boot_id = hello.boot_id
-            self._rx = Receiver(hello.next_seq)
+            self._rx = Receiver[Frame](hello.next_seq)
             log.info(
                 "device %s firmware %s boot %08X", hello.device_id, hello.firmware_version, hello.boot_id
             )
@@ -149,17 +149,18 @@ class HostProtocol:
             return
         if rx.is_retransmit(frame.seq):
             self._count("retransmits_seen")
-        verdict = rx.classify(frame.seq)
-        if verdict is Verdict.DELIVER:
-            rx.advance()
+        verdict, ready = rx.accept(frame.seq, frame)
+        if verdict is Verdict.DUPLICATE:
+            self._count("duplicates")
+        elif verdict is Verdict.AHEAD:
+            self._count("out_of_order")
+        for event in ready:
             self._count("events")
             try:
-                self._apply(m.parse(frame))
+                self._apply(m.parse(event))
             except FrameError as exc:
                 # Acknowledged all the same: an event we cannot read must not block the ones behind it.
                 self._bad(exc)
-        else:
-            self._count("duplicates" if verdict is Verdict.DUPLICATE else "out_of_order")
         self._ack_due = True
 
     def _bad(self, exc: FrameError) -> None:

@@ -34,6 +34,11 @@ Opener = Callable[[str, int, float], serial.SerialBase]
 StatusCallback = Callable[[dict[str, Any]], None]
 
 
+def backoff_delay(attempt: int, settings: LinkSettings) -> float:
+    """Seconds before reopening after ``attempt`` failures in a row: doubling, capped."""
+    return min(settings.backoff_max, settings.backoff_initial * 2 ** min(attempt, 30))
+
+
 class HostLink:
     def __init__(
         self,
@@ -56,7 +61,8 @@ class HostLink:
         self._thread: threading.Thread | None = None
         self._last_report = float("-inf")
         self._opened_once = False
-        self.protocol = HostProtocol(self._write, on_observation, self.settings, clock, wall_clock)
+        self._on_observation = on_observation
+        self.protocol = HostProtocol(self._write, self._observe, self.settings, clock, wall_clock)
         self.protocol.status.port = port
 
     # -- lifecycle --
@@ -119,7 +125,7 @@ class HostLink:
                 if self.protocol.greeted:
                     attempt = 0
                     continue
-            delay = min(self.settings.backoff_max, self.settings.backoff_initial * 2**attempt)
+            delay = backoff_delay(attempt, self.settings)
             attempt += 1
             self._report(force=False)
             self._stop.wait(delay)
@@ -163,6 +169,12 @@ class HostLink:
                 self.protocol.tick()
             self._report(force=False)
 
+    def _observe(self, observation: Observation) -> None:
+        try:
+            self._on_observation(observation)
+        except Exception:  # a consumer's bug must not kill the reader thread and with it the table
+            log.exception("on_observation failed for %r", observation)
+
     def _write(self, data: bytes) -> None:
         port = self._serial
         if port is None:
@@ -194,4 +206,7 @@ class HostLink:
             proto.changed = proto.state_changed = False
             self._last_report = now
             status = proto.status.as_dict()
-        self._on_status(status)
+        try:
+            self._on_status(status)
+        except Exception:
+            log.exception("on_status failed")

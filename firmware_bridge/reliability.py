@@ -1,13 +1,20 @@
 """The host end of reliable delivery: accept the next expected sequence number, nothing else.
 
-The device runs go-back-N (see ``firmware/tcproto.Outbox``), so the host needs no reordering buffer:
-an event ahead of a gap is dropped and re-sent by the device; one behind the window is a duplicate.
-Sequence numbers are 16-bit and compared with serial-number arithmetic (RFC 1982), so they wrap.
+The device keeps up to a window of events in flight (see ``firmware/tcproto.Outbox``). Events are
+delivered strictly in sequence order; one that arrives ahead of a gap is held (at most ``MAX_AHEAD``)
+until the gap is filled, so a single corrupted or reordered frame costs one re-send, not a window.
+One behind ``expected`` is a duplicate. Sequence numbers are 16-bit and compared with serial-number
+arithmetic (RFC 1982), so they wrap.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+MAX_AHEAD = 64
+"""Most events held ahead of a gap; well above the device's window, well below 32768."""
 
 
 class Verdict(Enum):
@@ -21,12 +28,13 @@ def seq_before(a: int, b: int) -> bool:
     return 0 < ((b - a) & 0xFFFF) < 0x8000
 
 
-class Receiver:
-    """Dedup window for one device boot: ``classify`` then, if delivered, ``advance``."""
+class Receiver(Generic[T]):
+    """Dedup window for one device boot: ``accept(seq, item)`` returns what is now deliverable."""
 
     def __init__(self, expected: int) -> None:
         self.expected = expected & 0xFFFF
         self.highest_seen: int | None = None
+        self._ahead: dict[int, T] = {}
 
     @property
     def last_delivered(self) -> int:
@@ -49,3 +57,23 @@ class Receiver:
 
     def advance(self) -> None:
         self.expected = (self.expected + 1) & 0xFFFF
+
+    def accept(self, seq: int, item: T) -> tuple[Verdict, list[T]]:
+        """The verdict on ``seq`` and the items now deliverable in order (it, then any held ones)."""
+        verdict = self.classify(seq)
+        if verdict is Verdict.AHEAD:
+            if (seq - self.expected) & 0xFFFF < MAX_AHEAD:
+                self._ahead.setdefault(seq, item)
+            return verdict, []
+        if verdict is Verdict.DUPLICATE:
+            return verdict, []
+        ready = [item]
+        self.advance()
+        while self.expected in self._ahead:
+            ready.append(self._ahead.pop(self.expected))
+            self.advance()
+        return verdict, ready
+
+    @property
+    def held(self) -> int:
+        return len(self._ahead)

@@ -12,8 +12,7 @@ from typing import Any
 from flask import Flask
 
 from companion.session.contract import SessionPort
-from web import api, context, control, errors, stream, tv
-from web.auth import PinGuard
+from web import api, auth, context, control, errors, stream, tv
 
 DEFAULTS: dict[str, Any] = {
     "TABLE_PIN": None,  # required: the entry point generates one when the settings have none
@@ -27,7 +26,6 @@ DEFAULTS: dict[str, Any] = {
     # Cookies only ride on same-site requests: another site cannot post commands with a phone's cookie.
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,
-    "JSON_SORT_KEYS": False,
 }
 
 
@@ -40,13 +38,9 @@ def create_app(config: Mapping[str, Any], session: SessionPort) -> Flask:
         raise ValueError("the web app needs a TABLE_PIN (the entry point generates one)")
     if not app.config.get("SECRET_KEY"):
         raise ValueError("the web app needs a SECRET_KEY to sign the phones' cookies")
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # views keep the engine's key order
     context.init_app(app, session)
-    app.extensions["companion.pin_guard"] = PinGuard(
-        str(app.config["TABLE_PIN"]),
-        max_failures=int(app.config["PIN_MAX_FAILURES"]),
-        lockout_seconds=float(app.config["PIN_LOCKOUT_SECONDS"]),
-    )
+    auth.init_app(app)
     stream.init_app(app)
     app.register_blueprint(tv.bp)
     app.register_blueprint(control.bp)

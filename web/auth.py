@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from flask import current_app, request, session
+from flask import Flask, current_app, request, session
 from werkzeug.exceptions import Forbidden, TooManyRequests
 
 PIN_HEADER = "X-Table-Pin"
@@ -70,6 +70,14 @@ class PinGuard:
                 count, _ = self._failures.get(address, (0, 0.0))
                 self._failures[address] = (count + 1, self._clock())
         return ok
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[_GUARD] = PinGuard(
+        str(app.config["TABLE_PIN"]),
+        max_failures=int(app.config["PIN_MAX_FAILURES"]),
+        lockout_seconds=float(app.config["PIN_LOCKOUT_SECONDS"]),
+    )
 
 
 def guard() -> PinGuard:

@@ -34,12 +34,23 @@ POLL_SECONDS = 0.5
 
 
 class Streams:
-    """The open streams of one app: counted, and all ended at once on shutdown."""
+    """The open streams of one app: counted, all ended at once on shutdown, and sharing the encoded
+    message of the latest view (every client sends the same bytes: encode once, not once per TV)."""
 
     def __init__(self) -> None:
         self.stopping = threading.Event()
         self._lock = threading.Lock()
         self._open = 0
+        self._last: tuple[Mapping[str, JSON] | None, bytes] = (None, b"")
+
+    def message(self, view: Mapping[str, JSON]) -> bytes:
+        """The SSE message of ``view`` as bytes, encoded by the first stream that sends it."""
+        last_view, data = self._last  # one tuple read: no lock needed for a cache hit
+        if last_view is view:
+            return data
+        data = format_view(view).encode()
+        self._last = (view, data)
+        return data
 
     @property
     def open(self) -> int:
@@ -84,23 +95,23 @@ def events(
     *,
     keepalive: float,
     retry_ms: int,
-) -> Iterator[str]:
+) -> Iterator[bytes]:
     """The text of one stream; closes the subscription when the client goes or the app stops."""
     now = time.monotonic
     streams.opened()
     try:
-        yield f"retry: {retry_ms}\n\n"
+        yield f"retry: {retry_ms}\n\n".encode()
         quiet_since = now()
         # A closed subscription (the session stopped) answers None at once: end instead of spinning.
         while not streams.stopping.is_set() and not subscription.closed:
             view = subscription.get(timeout=min(POLL_SECONDS, keepalive))
             if view is not None:
-                yield format_view(view)
+                yield streams.message(view)
                 quiet_since = now()
             elif now() - quiet_since >= keepalive:
                 # Keeps proxies and the browser from timing out, and finds a vanished client:
                 # writing to its closed socket ends this generator.
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
                 quiet_since = now()
     finally:
         subscription.close()

@@ -1,9 +1,10 @@
 """``companion bench latency``: from a command's submit to every TV having its update, over real HTTP.
 
 Starts the real server on 127.0.0.1 (an ephemeral port) with a real Session over a temporary event
-log, connects N SSE clients (threads reading raw sockets, in a separate process as real TVs are on other
-machines, so they do not compete for the server's interpreter lock), then POSTs E legal actions
-to ``/api/commands`` one at a time, each after the previous one reached every client. For each command:
+log, connects N SSE clients (raw sockets multiplexed by one thread, in a separate process as real TVs
+are on other machines, so they do not compete for the server's CPU and interpreter lock), then POSTs
+E legal actions to ``/api/commands`` one at a time, each after the previous one reached every client.
+For each command:
 
     latency = max over clients of (time the client read a message with id >= seq) - (time of the POST)
 
@@ -22,12 +23,11 @@ import logging
 import math
 import multiprocessing
 import random
+import selectors
 import socket
 import statistics
 import tempfile
-import threading
 import time
-from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -48,67 +48,72 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def read_stream(port: int, record: Callable[[int, float], None], stop: threading.Event) -> None:
-    """One SSE client on a raw socket: records (seq, arrival time) for every message it reads.
+class StreamReader:
+    """One SSE client on a non-blocking socket: records when it read each seq.
 
     Parsing stays minimal so the clients cost the machine little: a message ends at a blank line
     ("\\n\\n"), which neither the chunked framing ("\\r\\n") nor the one-line JSON contains.
     """
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-        sock.sendall(b"GET /stream HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
-        buffer = b""
-        while not stop.is_set():
-            data = sock.recv(1 << 16)
-            if not data:
-                return
-            now = time.perf_counter()  # CLOCK_MONOTONIC: comparable with the submitting process
-            buffer += data
-            while (end := buffer.find(b"\n\n")) >= 0:
-                message, buffer = buffer[:end], buffer[end + 2 :]
-                at = message.find(b"id: ")
-                if at >= 0:
-                    record(int(message[at + 4 : message.index(b"\n", at)]), now)
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.sendall(b"GET /stream HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
+        self.sock.setblocking(False)
+        self.seen: dict[int, float] = {}
+        self.highest = -1
+        self._buffer = b""
+
+    def read(self) -> bool:
+        """Reads what arrived; False once the server closed the stream."""
+        data = self.sock.recv(1 << 16)
+        if not data:
+            return False
+        now = time.perf_counter()  # CLOCK_MONOTONIC: comparable with the submitting process
+        self._buffer += data
+        while (end := self._buffer.find(b"\n\n")) >= 0:
+            message, self._buffer = self._buffer[:end], self._buffer[end + 2 :]
+            at = message.find(b"id: ")
+            if at >= 0:
+                seq = int(message[at + 4 : message.index(b"\n", at)])
+                self.seen.setdefault(seq, now)
+                self.highest = max(self.highest, seq)
+        return True
 
 
 def clients_process(port: int, count: int, pipe: Connection) -> None:
-    """The SSE clients, in their own process as real TVs would be: the server keeps its CPU and GIL.
+    """The SSE clients, in their own process as real TVs are on other machines, so they do not take
+    the server's CPU time and interpreter lock; one thread multiplexes them all with a selector.
 
     Tells the parent the lowest seq every client has reached whenever it rises; on "stop" sends back
     every client's arrivals ({seq: time} in reading order) and errors.
     """
-    seen: list[dict[int, float]] = [{} for _ in range(count)]
-    highest = [-1] * count
+    readers = [StreamReader(port) for _ in range(count)]
     errors: list[str] = []
-    changed = threading.Condition()
-    stop = threading.Event()
-
-    def reader(index: int) -> None:
-        def record(seq: int, at: float) -> None:
-            with changed:
-                seen[index].setdefault(seq, at)
-                highest[index] = max(highest[index], seq)
-                changed.notify_all()
-
-        try:
-            read_stream(port, record, stop)
-        except (OSError, ValueError) as exc:
-            if not stop.is_set():
-                errors.append(f"client {index}: {exc}")
-
-    for index in range(count):
-        threading.Thread(target=reader, args=(index,), daemon=True).start()
-    reported = [-1]
-    while not pipe.poll():
-        with changed:
-            changed.wait_for(lambda: min(highest) > reported[0], timeout=0.05)
-            low = min(highest)
-        if low > reported[0]:
-            reported[0] = low
-            pipe.send(("reached", low))
+    with selectors.DefaultSelector() as selector:
+        for reader in readers:
+            selector.register(reader.sock, selectors.EVENT_READ, reader)
+        selector.register(pipe.fileno(), selectors.EVENT_READ, None)
+        reported = -1
+        running = True
+        while running:
+            for key, _ in selector.select():
+                if key.data is None:  # the parent says stop
+                    running = False
+                    continue
+                try:
+                    if not key.data.read():
+                        selector.unregister(key.fileobj)
+                except OSError as exc:
+                    errors.append(str(exc))
+                    selector.unregister(key.fileobj)
+            low = min(r.highest for r in readers)
+            if low > reported:
+                reported = low
+                pipe.send(("reached", low))
     pipe.recv()
-    stop.set()
-    with changed:
-        pipe.send(("done", [dict(s) for s in seen], errors))
+    pipe.send(("done", [r.seen for r in readers], errors))
+    for reader in readers:
+        reader.sock.close()
 
 
 class Clients:

@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reorder", type=float, default=0.005, help="probability a device frame is delayed")
     parser.add_argument("--unplugs", type=int, default=10, help="unplug/replug cycles spread over the run")
     parser.add_argument("--unplug-ms", type=int, default=100, help="how long each unplug lasts")
-    parser.add_argument("--rate", type=float, default=1000.0, help="events per second")
+    parser.add_argument("--rate", type=float, default=500.0, help="events per second the virtual table makes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)

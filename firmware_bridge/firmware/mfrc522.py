@@ -108,8 +108,10 @@ class MFRC522:
                 break
         self.write(T_MODE, 0x80)  # timer starts after each transmission...
         self.write(T_PRESCALER, 0xA9)  # ...ticking every 25 us...
-        self.write(T_RELOAD_H, 0x03)  # ...for 1000 ticks: a 25 ms receive timeout
-        self.write(T_RELOAD_L, 0xE8)
+        # ...for 80 ticks: a 2 ms receive timeout. A tag answers within ~0.1-1 ms; an empty reader
+        # costs one timeout per poll, and the poll cycle over all readers is our tag latency.
+        self.write(T_RELOAD_H, 0x00)
+        self.write(T_RELOAD_L, 0x50)
         self.write(TX_ASK, 0x40)  # 100 % ASK modulation, as type A needs
         self.write(MODE, 0x3D)  # CRC preset 0x6363 (only matters if the coprocessor is used)
         self.set_bits(TX_CONTROL, 0x03)  # antenna drivers on
@@ -129,7 +131,7 @@ class MFRC522:
             irq = self.read(COM_IRQ)
             if irq & 0x30:  # RxIRq or IdleIRq: an answer came
                 break
-            if irq & 0x01:  # TimerIRq: no tag answered within 25 ms
+            if irq & 0x01:  # TimerIRq: no tag answered within 2 ms
                 return None
         else:
             return None

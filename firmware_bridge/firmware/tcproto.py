@@ -254,12 +254,13 @@ def parse_identify(payload):
 
 
 class Outbox:
-    """Go-back-N sender: up to ``window`` events in flight, re-sent until a cumulative ACK.
+    """Windowed sender: up to ``window`` events in flight, re-sent until a cumulative ACK.
 
-    Why go-back-N with a small window rather than stop-and-wait: a card slid along a battle line
-    produces bursts of TAG_REMOVED/TAG_PRESENT, and one round trip per event would queue them behind
-    each other; a window of 16 keeps the burst flowing while the host stays trivially simple (it only
-    accepts the next expected sequence number, so delivery is in order with no reassembly buffer).
+    Why a window rather than stop-and-wait: a card slid along a battle line produces bursts of
+    TAG_REMOVED/TAG_PRESENT, and one round trip per event would queue them behind each other; a
+    window of 16 keeps the burst flowing. The host delivers strictly in order and holds frames that
+    arrive after a gap, so a duplicate ACK (the host still wants the head) re-sends only the head;
+    a timeout re-sends the whole window, which is always safe.
     """
 
     def __init__(self, write, window=16, rto_ms=50, limit=256, first_seq=0):
@@ -301,10 +302,13 @@ class Outbox:
             return
         head = self.entries[0]
         if acked == (head[0] - 1) & 0xFFFF:
-            # Duplicate ACK: the host is still waiting for the head. Resend now rather than after a
-            # full timeout, unless we sent it a moment ago (its ACK may simply still be in flight).
+            # Duplicate ACK: the host is still waiting for the head (it holds what came after it).
+            # Resend just the head now rather than after a full timeout, unless we sent it a moment
+            # ago (its ACK may simply still be in flight).
             if head[3] is not None and ticks_diff(now, head[3]) >= self.rto_ms // 4:
-                self.resend_all(now)
+                self.retransmits += 1
+                head[3] = now
+                self.write(head[2])
             return
         while self.entries and not seq_before(acked, self.entries[0][0]):
             self.entries.pop(0)

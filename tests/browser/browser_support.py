@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import socket
+import threading
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from companion.cli.serve import Server
 from companion.demo_player import DemoDeck, next_action
@@ -22,6 +28,22 @@ PLAYERS = [
     {"name": "Snagla", "colour": "#2fb84f"},
     {"name": "Bogrot", "colour": "#f2b01e"},
 ]
+
+
+def find_chromium() -> str | None:
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    return shutil.which("chromium")
+
+
+def chromium_or_skip(path: str | None, environ: Mapping[str, str]) -> str:
+    """The browser to drive; skips without one, or fails when the environment requires a browser."""
+    if path is None:
+        message = "no Chromium: install Debian's chromium (apt-get install chromium)"
+        if environ.get("COMPANION_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{message}; COMPANION_REQUIRE_BROWSER=1 makes this a failure")
+        pytest.skip(message)
+    return path
 
 
 class LiveTable:
@@ -86,3 +108,53 @@ class LiveTable:
             assert outcome.accepted, outcome
             seq = int(outcome.seq or 0)
         return seq
+
+
+class FreezingProxy:
+    """A TCP proxy in front of the server that can freeze its open connections without closing them:
+    what a TV sees when the Pi loses power (no reset ever arrives). New connections still pass."""
+
+    def __init__(self, target_port: int) -> None:
+        self._target = target_port
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self._frozen: list[threading.Event] = []
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def freeze(self) -> None:
+        """Every connection open now stops passing data, silently and for good."""
+        with self._lock:
+            for event in self._frozen:
+                event.set()
+
+    def close(self) -> None:
+        self._closing.set()
+        self._listener.close()
+
+    def _accept(self) -> None:
+        while not self._closing.is_set():
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self._target))
+            frozen = threading.Event()
+            with self._lock:
+                self._frozen.append(frozen)
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink, frozen), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, frozen: threading.Event) -> None:
+        try:
+            while data := source.recv(1 << 16):
+                if frozen.is_set():
+                    continue  # swallowed: the other end never hears of it
+                sink.sendall(data)
+        except OSError:
+            pass

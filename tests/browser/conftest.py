@@ -7,7 +7,6 @@ missing browser fails them. Playwright's own browser downloads are never used.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 if getattr(sys.modules.get("web"), "__file__", "") is None:
     del sys.modules["web"]
 
-from browser_support import LiveTable  # noqa: E402
+from browser_support import LiveTable, chromium_or_skip, find_chromium  # noqa: E402
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -37,21 +36,9 @@ CHROMIUM_ARGS = [
 ARTIFACTS = ROOT / "artifacts"
 
 
-def find_chromium() -> str | None:
-    if Path("/usr/bin/chromium").exists():
-        return "/usr/bin/chromium"
-    return shutil.which("chromium")
-
-
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
-    path = find_chromium()
-    if path is None:
-        message = "no Chromium: install Debian's chromium (apt-get install chromium)"
-        if os.environ.get("COMPANION_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{message}; COMPANION_REQUIRE_BROWSER=1 makes this a failure")
-        pytest.skip(message)
-    return path
+    return chromium_or_skip(find_chromium(), os.environ)
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
 
 
-def test_a_phone_logs_in_starts_a_game_places_a_card_and_undoes_it(browser, table):
+def test_a_phone_logs_in_starts_a_game_places_a_card_and_undoes_it(browser, table, artifacts):
     context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True)
     page = context.new_page()
     page.goto(f"{table.url}/control")
@@ -48,6 +48,7 @@ def test_a_phone_logs_in_starts_a_game_places_a_card_and_undoes_it(browser, tabl
     assert table.session.history()[-1]["source"] == "control"
 
     page.wait_for_function("!document.getElementById('c-undo').disabled", timeout=TIMEOUT_MS)
+    page.screenshot(path=str(artifacts / "control.png"), full_page=True)
     page.click("#c-undo")
     page.wait_for_function("!document.getElementById('c-redo').disabled", timeout=TIMEOUT_MS)
     assert table.session.view()["game"]["players"][0]["lines"][0]["slots"][3] is None

@@ -43,7 +43,9 @@ def test_screenshot_of_a_game_in_progress(page, table, artifacts):
     table.new_game()
     seq = table.play(90)
     table.session.report_device("table", {"state": "ready", "readers": 12})
-    table.session.report_device("firmware", {"state": "connected", "battery": {"millivolts": 3900, "percent": 87}})
+    table.session.report_device(
+        "firmware", {"state": "connected", "battery": {"millivolts": 3900, "percent": 87}}
+    )
     page.goto(f"{table.url}/tv")
     wait_for_seq(page, seq)
     table.command("undo")
@@ -84,3 +86,26 @@ def test_device_status_and_notices_are_shown(page, table):
     page.wait_for_selector(".device-lost", timeout=TIMEOUT_MS)
     assert page.locator(".device-lost .device-state").inner_text() == "lost · 41%"
     assert page.locator(".device-ready .device-name").inner_text() == "table"
+
+
+def test_a_tie_names_every_winner(page, table):
+    page.goto(f"{table.url}/tv")
+    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
+    players = [
+        {"seat": seat, "name": name, "colour": "#888", "active": False, "score": {"total": 300}, "lines": []}
+        for seat, name in enumerate(["Grotsnik", "Ugluk", "Snagla"])
+    ]
+    players[2]["score"] = {"total": 120}
+    game = {
+        "game": "chaos-marauders",
+        "title": "Chaos Marauders",
+        "players": players,
+        "prompt": None,
+        "finished": True,
+        "result": {"winners": [0, 1], "tie": True, "players": []},
+    }
+    view = {"seq": 99, "status": "finished", "game": game, "last_change": None, "devices": {}, "notices": []}
+    page.evaluate("view => TableTV.render(view)", view)
+    assert page.locator(".final-title").inner_text() == "A tie! Grotsnik & Ugluk"
+    assert page.locator(".final-winner").count() == 2
+    assert page.locator(".final-row").last.locator(".final-name").inner_text() == "Snagla"

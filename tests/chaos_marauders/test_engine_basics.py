@@ -151,3 +151,31 @@ def test_view_shows_the_green_card_being_resolved_but_hides_chaos_marauders() ->
     assert GAME.view(state)["drawn_card"]["id"] == "dagromm-flailbreath"
     state, _ = play(position(), Draw(0, "chaos-marauders"))
     assert GAME.view(state)["drawn_card"] == {"id": "hidden", "title": "A card", "hidden": True}
+
+
+def test_the_cube_waits_for_the_right_player() -> None:
+    state, _ = play(position(), Draw(0, "dagromm-flailbreath"))
+    with pytest.raises(IllegalActionError, match="The Cube is waiting for Grotsnik's roll"):
+        GAME.apply(state, Roll(1, "cube", ("eye",)))
+    with pytest.raises(IllegalActionError, match="Not now"):
+        GAME.apply(state, Draw(0, HAK))
+
+
+def test_parse_action_then_apply_from_json() -> None:
+    action = GAME.parse_action({"kind": "place", "player": 0, "card": HAK, "line": 1, "slot": 3})
+    state, _ = play(new_game(), action)
+    assert state.boards[0][1][3] == HAK
+    with pytest.raises(MalformedActionError, match="unknown action kind"):
+        GAME.parse_action({"kind": "fly"})
+
+
+def test_the_first_player_is_a_setup_option_and_rounds_count_from_them() -> None:
+    setup = Setup("chaos-marauders", (Player("A"), Player("B"), Player("C")), (("first_player", 2),))
+    state = GAME.new_game(setup)
+    assert state.active == 2 and GAME.prompt(state).players == (2,)
+    state, _ = play(state, Draw(2, HAK), Discard(2))
+    assert state.active == 0 and state.round == 1
+    state, _ = play(state, Draw(0, HAK), Discard(0), Draw(1, HAK), Discard(1))
+    assert state.active == 2 and state.round == 2
+    with pytest.raises(SetupError):
+        GAME.new_game(Setup("chaos-marauders", (Player("A"), Player("B")), (("first_player", 5),)))

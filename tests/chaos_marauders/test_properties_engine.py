@@ -103,3 +103,52 @@ def test_fast_legal_slots_agree_with_the_line_rules(line: tuple, card: str) -> N
 def test_states_pickle_and_compare_equal(players: int) -> None:
     for state, _ in walk(players, players, 100):
         assert pickle.loads(pickle.dumps(state)) == state
+
+
+def _any_action(rng: random.Random, seats: int):
+    """A well-formed action of any kind with random fields (mostly illegal where it is tried)."""
+    from companion.games.chaos_marauders.actions import (
+        Attack,
+        Blast,
+        Decline,
+        Discard,
+        ForceDiscard,
+        Pick,
+        Reorganise,
+        Shout,
+    )
+
+    p, t = rng.randrange(seats), rng.randrange(seats)
+    card = rng.choice([*F.ids, "nonsense"])
+    li, s = rng.randrange(3), rng.randrange(12)
+    faces = tuple(rng.choice(["eye", "mark"]) for _ in range(rng.randrange(1, 7)))
+    layout = tuple(tuple(rng.choice([None, None, card]) for _ in range(12)) for _ in range(3))
+    return rng.choice(
+        [
+            Draw(p, card),
+            Place(p, card, li, rng.choice([None, s]), rng.choice([None, t])),
+            Discard(p, rng.choice([None, card])),
+            Attack(p, li, t, rng.randrange(3)),
+            Decline(p),
+            Pick(p, t, li, s),
+            Blast(p, t, li),
+            Shout(p),
+            ForceDiscard(p, li, s),
+            Roll(p, "cube", faces),
+            Reorganise(p, layout),
+        ]
+    )
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_any_well_formed_action_applies_or_is_refused_with_an_action_error(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    for state, _ in walk(seed, players, 300):
+        for _ in range(3):
+            action = _any_action(rng, players)
+            try:
+                after, _ = GAME.apply(state, action)
+            except ActionError:
+                continue
+            assert invariant_violations(GAME, after) == [], (action, invariant_violations(GAME, after))

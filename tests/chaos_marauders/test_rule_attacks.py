@@ -163,3 +163,29 @@ def test_a_tie_is_reported_as_a_tie() -> None:
 
     outcome = result(GAME.facts, state)
     assert outcome["tie"] is True and outcome["winners"] == [0, 1]
+
+
+def test_routed_horned_rat_standard_and_war_machine_are_captured_by_the_defender() -> None:
+    state = position(
+        {
+            0: [line("horned-rat-standard", "knocker-left", "knocker-right", CLAWS, None, HM)],
+            1: [line(HS, DIRT)],
+        },
+        pile={SQUAD: 2},
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 4), Attack(0, 0, 1, 0), MARK)
+    top = state.top
+    assert isinstance(top, PlaceStep) and top.player == 1
+    assert sorted(p.card for p in top.cards) == ["horned-rat-standard", "knocker-left", "knocker-right"]
+
+
+def test_captured_crew_pulls_its_machine_parts_from_other_players() -> None:
+    state = position(
+        {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, "chucker-crew")], 2: [line(HS, "chucker-left")]},
+        players=3,
+        pile={SQUAD: 2},
+    )
+    state, events = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), EYE)
+    assert "MachinePulled" in kinds(events)
+    assert sorted(p.card for p in state.top.cards) == ["chucker-crew", "chucker-left", HS]  # type: ignore[union-attr]
+    assert state.boards[2][0][1] is None

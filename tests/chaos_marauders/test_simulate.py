@@ -9,15 +9,15 @@ from companion.games.chaos_marauders.simulate import replay_bench, simulate
 
 
 def test_simulator_plays_hundreds_of_games_without_breaking_an_invariant() -> None:
-    figures = simulate(players=2, games=150, seed=7)
+    figures = simulate(players=2, games=250, seed=7)
     assert figures["invariant_violations"] == 0, figures["violation_examples"]
-    assert figures["games"] == 150
+    assert figures["games"] == 250
     assert figures["capped_games"] == 0
-    assert sum(figures["winners_by_seat"]) >= 150 - figures["capped_games"]
+    assert sum(figures["winners_by_seat"]) >= 250
 
 
 def test_simulator_four_players() -> None:
-    figures = simulate(players=4, games=40, seed=3)
+    figures = simulate(players=4, games=30, seed=3)
     assert figures["invariant_violations"] == 0, figures["violation_examples"]
     assert figures["mean_actions_per_game"] > 50
 

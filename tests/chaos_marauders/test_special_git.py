@@ -7,6 +7,7 @@ import pytest
 from companion.engine import IllegalActionError, Roll
 from companion.games.chaos_marauders.actions import (
     Attack,
+    Discard,
     Draw,
     ForceDiscard,
     Pick,
@@ -136,3 +137,12 @@ def test_sneaky_git_in_a_routed_line_is_discarded() -> None:
     state = position({0: [line(HS, DIRT, GIT, None, HM)], 1: [line(HS, SNOT)]}, markers=[(0, 0, 2, 1)])
     state, _ = play(state, Place(0, CLAWS, 0, 3), Attack(0, 0, 1, 0), mark())
     assert GIT in state.discard and state.markers == ()
+
+
+def test_a_won_sneaky_git_must_be_placed_if_possible() -> None:
+    state = position(
+        {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, SNOT, GIT)]}, players=3, markers=[(1, 0, 2, 2)]
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
+    with pytest.raises(IllegalActionError, match="must be placed"):
+        GAME.apply(state, Discard(0, GIT))

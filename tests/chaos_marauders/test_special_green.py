@@ -227,3 +227,16 @@ def test_bilge_completing_his_line_gives_one_attack_through_his_choice() -> None
     assert not any(isinstance(step, AttackOffer) for step in state.stack)  # no second attack waits
     state, _ = play(state, Place(1, BILGE, 1, 4))  # the victor takes Bilge, without his orders
     assert state.top is None and state.active == 1
+
+
+def test_idol_completing_ones_own_line_may_attack() -> None:
+    state = position({0: [line(HS, CLAWS, None, HM)], 1: [line(HS, DIRT)]})
+    state, _ = play(state, Draw(0, IDOL), Place(0, IDOL, 0, 2))
+    assert isinstance(state.top, AttackOffer)
+
+
+def test_dagromm_can_break_a_complete_line() -> None:
+    state = position({0: [line(HS, DIRT, HAK, HM)]})
+    state, _ = play(state, Draw(0, DAGROMM), mark())
+    assert state.boards[0][0][:4] == (HS, DIRT, None, HM)
+    assert GAME.view(state)["players"][0]["lines"][0]["complete"] is False

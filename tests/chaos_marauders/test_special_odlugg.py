@@ -111,3 +111,11 @@ def test_pigsticker_may_destroy_odlugg() -> None:
     state = position({1: [line(HS, ODLUGG)]})
     state, _ = play(state, Place(0, "bozlum-pigstickers", 0, 3), Pick(0, 1, 0, 1))
     assert ODLUGG in state.discard
+
+
+def test_odlugg_holder_rolls_for_captured_booty() -> None:
+    state = position({0: [line(HS, ODLUGG, CLAWS, None, HM)], 1: [line(HS, SHOTTI)]}, pile={SQUAD: 2})
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
+    assert isinstance(state.top, BlueRolls) and state.top.cards == (SHOTTI,)
+    state, _ = play(state, mark())
+    assert SHOTTI in state.discard and [p.card for p in state.top.cards] == [HS]  # type: ignore[union-attr]

@@ -195,3 +195,9 @@ def test_a_second_shout_after_the_marauders_are_taken_is_false() -> None:
     state, _ = play(state, Place(1, CM, 0, 4))
     state, events = play(state, Shout(2))
     assert "FalseShout" in kinds(events)
+
+
+def test_pigsticker_reaches_protected_and_complete_lines() -> None:
+    state = position({1: [line("horned-rat-standard", CLAWS, DIRT, HM)]})
+    state, _ = play(state, Place(0, PIG, 0, 3), Pick(0, 1, 0, 2))
+    assert state.boards[1][0][2] is None

@@ -76,9 +76,7 @@ def test_distinct_errors() -> None:
     with pytest.raises(FrameLengthError):
         Frame.from_bytes(good[:5])
     with pytest.raises(UnknownVersionError):
-        Frame(0x02, 1, b"", version=2).to_bytes() and Frame.from_bytes(
-            Frame(0x02, 1, b"", version=2).to_bytes()
-        )
+        Frame.from_bytes(Frame(0x02, 1, b"", version=2).to_bytes())
     with pytest.raises(CobsError):
         Frame.decode(b"\x05\x01")
 
@@ -102,9 +100,10 @@ def test_reader_recovers_after_garbage(garbage: bytes, sent: list[Frame], chunk:
     out: list[Frame | FrameError] = []
     for i in range(0, len(stream), chunk):  # arbitrary splits, as a serial port delivers them
         out += reader.feed(stream[i : i + chunk])
-    assert [f for f in out if isinstance(f, Frame)][-len(sent) :] == sent if sent else True
     # Garbage may by chance hold a valid frame; everything after the delimiter must be exact.
-    assert _payloads(out)[len(_payloads(out)) - len(sent) :] == [f.payload for f in sent]
+    payloads = _payloads(out)
+    assert payloads[len(payloads) - len(sent) :] == [f.payload for f in sent]
+    assert len(payloads) - len(sent) <= 1
 
 
 def test_reader_n_frames_give_exactly_n_payloads() -> None:

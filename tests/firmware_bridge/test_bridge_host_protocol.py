@@ -97,12 +97,15 @@ def test_duplicates_are_dropped_and_acknowledged_again() -> None:
     assert h.host.status.counters.retransmits_seen == 1
 
 
-def test_gap_is_not_delivered_and_repeats_the_last_ack() -> None:
+def test_gap_holds_later_events_and_repeats_the_last_ack() -> None:
     h = Harness()
     h.hello(next_seq=7)
     h.device(m.DieRolled(0, 6, 4), 8)  # 7 was lost
     assert h.observed == [] and h.acks == [6]
     assert h.host.status.counters.out_of_order == 1
+    h.device(m.DieRolled(0, 6, 3), 7)  # the re-sent 7 fills the gap: both go, in order
+    assert [o.face for o in h.observed] == [3, 4]
+    assert h.acks == [6, 8]
 
 
 def test_sequence_wraps() -> None:

@@ -156,3 +156,35 @@ def test_device_restart_resets_dedup_so_new_events_are_not_dropped() -> None:
         table.roll(0, 4)
         assert getattr(watch.next(), "face", None) == 4
         watch.status_until(lambda s: s["counters"]["device_restarts"] == 1)
+
+
+def test_backoff_doubles_up_to_the_cap() -> None:
+    from firmware_bridge.link import backoff_delay
+
+    settings = LinkSettings(backoff_initial=0.05, backoff_max=2.0)
+    assert [backoff_delay(a, settings) for a in range(8)] == [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 2.0, 2.0]
+    assert backoff_delay(10_000, settings) == 2.0
+
+
+def test_a_failing_consumer_does_not_stop_the_link() -> None:
+    watch = Watch()
+    calls: list[object] = []
+
+    def flaky(observation: object) -> None:
+        calls.append(observation)
+        if len(calls) == 1:
+            raise RuntimeError("consumer bug")
+        watch.observations.put(observation)
+
+    with live() as (table, _link, outer):
+        outer.state("connected")
+        link = HostLink(table.path, flaky, watch.statuses.put, FAST)
+        _link.stop()  # one host at a time on the pty
+        link.start()
+        try:
+            watch.state("connected")
+            table.roll(0, 1)
+            table.roll(0, 2)
+            assert getattr(watch.next(), "face", None) == 2
+        finally:
+            link.stop()

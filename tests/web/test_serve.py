@@ -87,10 +87,11 @@ def test_the_server_serves_and_its_stop_ends_open_streams(tmp_path):
             assert page.status == 200
         stream = urllib.request.urlopen(f"{base}/stream", timeout=5)
         assert stream.readline() == b"retry: 2000\n"
+        while not stream.readline().startswith(b"data: "):  # the full view comes first
+            pass
         assert streams_of(app).open == 1
         server.stop()
-        rest = stream.read()  # the server ended the response: EOF, not a hang
-        assert b"data: " in rest
+        assert stream.read() == b"\n"  # the blank line ending the view, then EOF: not a hang
         assert streams_of(app).open == 0
 
 
@@ -156,3 +157,19 @@ def test_the_latency_bench_runs_end_to_end(capsys):
     assert figures["clients"] == 3 and figures["events"] == 15
     assert figures["lost"] == 0 and figures["client_errors"] == 0
     assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"]
+
+
+def test_the_demo_starts_the_next_game_after_showing_the_final_scoreboard(tmp_path):
+    from companion.session import Command
+
+    with Session(tmp_path / "d.sqlite3") as session:
+        table = demo.SimulatedTable(session, find_game("chaos-marauders"), random.Random(2))
+        table.step()
+        first = session.view()["game_id"]
+        assert session.submit(Command("end_game", "control")).accepted
+        for _ in range(demo.GAME_OVER_PAUSE - 1):
+            table.step()
+            assert session.view()["game_id"] == first  # the final scoreboard stays up meanwhile
+        table.step()
+        assert session.view()["status"] == "playing"
+        assert session.view()["game_id"] != first

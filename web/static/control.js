@@ -106,6 +106,13 @@
       });
     }
     if (pile && typeof pile === "object" && pile.cards) return pile.cards;
+    if (game.draw_pile_cards) {
+      // {card id: copies left}: only the cards really in the pile.
+      return Object.keys(game.draw_pile_cards).map(function (id) {
+        return { id: id, title: titles[id] || id, count: game.draw_pile_cards[id] };
+      });
+    }
+    // Only a count is known: offer every title; the engine refuses one that is not in the pile.
     return catalog.map(function (c) { return { id: c.id, title: c.title, count: c.copies }; });
   }
 
@@ -176,7 +183,7 @@
         .then(function (r) { return r.ok ? r.json() : { history: [] }; })
         .then(function (body) {
           var list = clear($("c-history"));
-          (body.history || []).forEach(function (item) {
+          (body.history || []).slice().reverse().forEach(function (item) {  // newest first
             var texts = (item.events || []).map(function (e) { return typeof e === "string" ? e : e.text; }).filter(Boolean);
             var label = "#" + item.seq + " " + item.source + " " + item.kind + (texts.length ? ": " + texts.join(" — ") : "");
             list.appendChild(el("li", item.reverted ? "reverted" : null, label));
@@ -263,5 +270,5 @@
   }
 
   wire();
-  TableLive.connect(config.stream, render);
+  TableLive.connect(config.stream, render, config.view);
 })();

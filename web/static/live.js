@@ -2,21 +2,34 @@
 // EventSource reconnects by itself only while the server answers; when the connection fails hard
 // (server down, a proxy error page) it gives up, so on every error we close it and reconnect
 // ourselves with exponential backoff, and show the "disconnected" banner until a view arrives.
+// A stream can also die silently (the Pi lost power: no TCP reset ever reaches the TV), so a
+// watchdog asks /api/view now and then and reconnects when the stream has fallen behind.
 "use strict";
 
 var TableLive = (function () {
   var MIN_DELAY_MS = 500;
   var MAX_DELAY_MS = 8000;
+  var WATCHDOG_MS = 30000;
+  var CHECK_TIMEOUT_MS = 5000;
 
-  function connect(url, onView) {
+  function connect(url, onView, viewUrl) {
     var banner = document.getElementById("banner");
     var delay = MIN_DELAY_MS;
     var source = null;
     var timer = null;
+    var lastSeq = null;
 
     function setConnected(ok) {
       if (banner) banner.hidden = ok;
       document.body.classList.toggle("is-disconnected", !ok);
+    }
+
+    function reconnectLater() {
+      if (source) source.close();
+      if (timer === null) {
+        timer = setTimeout(open, delay);
+        delay = Math.min(delay * 2, MAX_DELAY_MS);
+      }
     }
 
     function open() {
@@ -30,20 +43,39 @@ var TableLive = (function () {
           return; // a garbled message is skipped: the next view is whole again
         }
         delay = MIN_DELAY_MS;
+        lastSeq = view.seq;
         setConnected(true);
         onView(view);
       };
       source.onerror = function () {
         setConnected(false);
-        source.close();
-        if (timer === null) {
-          timer = setTimeout(open, delay);
-          delay = Math.min(delay * 2, MAX_DELAY_MS);
-        }
+        reconnectLater();
       };
     }
 
+    function check() {
+      if (!viewUrl || timer !== null) return; // already reconnecting
+      var abort = new AbortController();
+      var giveUp = setTimeout(function () { abort.abort(); }, CHECK_TIMEOUT_MS);
+      fetch(viewUrl, { signal: abort.signal, cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (view) {
+          clearTimeout(giveUp);
+          if (lastSeq !== null && view.seq !== lastSeq) {
+            onView(view); // the stream missed this: show it now, then get a fresh stream
+            lastSeq = view.seq;
+            reconnectLater();
+          }
+        })
+        .catch(function () {
+          clearTimeout(giveUp);
+          setConnected(false);
+          reconnectLater();
+        });
+    }
+
     open();
+    setInterval(check, WATCHDOG_MS);
   }
 
   function el(tag, className, text) {

@@ -5,7 +5,8 @@
 
 var TableTV = (function () {
   var el = TableLive.el;
-  var TICKER_SIZE = 6;
+  var TICKER_SIZE = 6; // changes remembered
+  var TICKER_LINES = 4; // lines that fit the footer
   var previousCells = null; // "seat:line:slot" -> card id, from the previous view
   var ticker = []; // [{seq, text}] newest first
   var lastSeq = null;
@@ -34,6 +35,7 @@ var TableTV = (function () {
   function tile(card, fresh) {
     if (!card) return el("div", "tile tile-empty");
     var node = el("div", "tile card-" + (card.colour || "grey") + (fresh ? " tile-fresh" : ""));
+    if (card.hidden) node.classList.add("tile-hidden"); // face down: the Chaos Marauders may be spotted
     node.dataset.card = card.id;
     node.title = card.title;
     node.appendChild(el("span", "tile-attack", card.attack === null || card.attack === undefined ? "" : card.attack));
@@ -156,7 +158,7 @@ var TableTV = (function () {
     var lines = 0;
     ticker.forEach(function (item, i) {
       item.texts.forEach(function (line) {
-        if (lines++ < TICKER_SIZE) list.appendChild(el("li", i === 0 ? "tick tick-new" : "tick", line));
+        if (lines++ < TICKER_LINES) list.appendChild(el("li", i === 0 ? "tick tick-new" : "tick", line));
       });
     });
   }
@@ -236,8 +238,26 @@ var TableTV = (function () {
     renderFinal(game);
   }
 
-  function start(url) {
-    TableLive.connect(url, render);
+  function seedTicker(historyUrl) {
+    // A TV switched on mid-game shows the last few events at once, not just the latest.
+    fetch(historyUrl)
+      .then(function (r) { return r.ok ? r.json() : { history: [] }; })
+      .then(function (body) {
+        (body.history || []).forEach(function (item) {
+          if (item.reverted || !item.events || !item.events.length) return;
+          if (ticker.some(function (t) { return t.seq === item.seq; })) return;
+          ticker.push({ seq: item.seq, kind: item.kind, texts: item.events });
+        });
+        ticker.sort(function (a, b) { return b.seq - a.seq; });
+        ticker = ticker.slice(0, TICKER_SIZE);
+        renderTicker();
+      })
+      .catch(function () {});
+  }
+
+  function start(url, historyUrl, viewUrl) {
+    TableLive.connect(url, render, viewUrl);
+    if (historyUrl) seedTicker(historyUrl);
   }
 
   return { start: start, render: render };

@@ -3,6 +3,17 @@
 Seats are ``player``/``target``; lines are 0 (top) to 2 (bottom); slots 0 (left) to 11 (right).
 Dice results arrive as the shared :class:`~companion.engine.Roll` with die "cube" and faces
 "eye" (Orcish Eye) or "mark" (Mark of Chaos).
+
+Which prompt each answers (``Prompt.kind``):
+
+- "draw": ``draw``, or ``place`` (the draw is implied);
+- "place": ``place``, ``discard``; for a drawn Sneaky Git also ``pick`` (assassinate one's own Git);
+- "attack": ``attack``, ``decline``;  "bilge": ``reorganise``, ``attack``, ``decline``;
+- "stick" / "steal" / "take": ``pick``, ``decline``;  "blast": ``blast``, ``decline``;
+- "roll": ``roll`` (several faces at once where several rolls are due: Dagromm, Odlugg's meal,
+  booty under Odlugg's eye, the Idol's six);
+- at any time in the active player's draw or placement: ``shout`` (others), and ``force_discard``
+  (a Sneaky Git's owner, while the victim's drawn card is fresh).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ showed. This module checks an action's shape, routes it to the handler of the st
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from companion.engine import (
     JSON,
@@ -67,7 +67,8 @@ from companion.games.chaos_marauders.state import (
 
 RULES_VERSION = "chaos-marauders/engine-1"
 
-Handler = Callable[[Facts, State, Action, list[Event]], State]
+Handler = Callable[[Facts, State, Any, list[Event]], State]
+"""A rules function: the position, the action it answers, the events so far -> the new position."""
 
 
 class ChaosMarauders(Game[State]):
@@ -91,12 +92,18 @@ class ChaosMarauders(Game[State]):
         names = tuple(p.name for p in setup.players)
         if len(set(names)) != count:
             raise SetupError("every player needs a different name")
+        # "the player wearing the most green clothing takes the first turn": a seat, default 0.
+        first = setup.option("first_player", 0)
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < count:
+            raise SetupError(f"first_player must be a seat from 0 to {count - 1}, not {first!r}")
         return State(
             names=names,
             colours=tuple(p.colour for p in setup.players),
             pile=tuple(card.copies for card in self.facts.catalog.cards),
             discard=(),
             boards=(EMPTY_BOARD,) * count,
+            active=first,
+            first=first,
         )
 
     def apply(self, state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
@@ -150,28 +157,28 @@ def _check_shape(state: State, a: Action) -> None:
 
 def _handler(f: Facts, state: State, a: Action) -> Handler:
     if isinstance(a, Shout):
-        return specials_picks.shout  # type: ignore[return-value]
+        return specials_picks.shout
     if isinstance(a, ForceDiscard):
-        return specials_picks.force_discard  # type: ignore[return-value]
+        return specials_picks.force_discard
     top = state.top
     if top is None:
         if isinstance(a, Draw):
-            return flow.draw  # type: ignore[return-value]
+            return flow.draw
         if isinstance(a, Place):
-            return flow.place  # type: ignore[return-value]
+            return flow.place
         _refuse(f, state)
     if isinstance(a, Place):
-        return flow.place  # type: ignore[return-value]
+        return flow.place
     if isinstance(a, Discard):
-        return flow.discard_pending  # type: ignore[return-value]
+        return flow.discard_pending
     if isinstance(a, Pick):
-        return specials_picks.pick  # type: ignore[return-value]
+        return specials_picks.pick
     if isinstance(a, Attack):
-        return attacks.attack  # type: ignore[return-value]
+        return attacks.attack
     if isinstance(a, Blast):
-        return specials_green.blast  # type: ignore[return-value]
+        return specials_green.blast
     if isinstance(a, Reorganise):
-        return specials_green.reorganise  # type: ignore[return-value]
+        return specials_green.reorganise
     if isinstance(a, Decline):
         return _decline_handler(state, a)
     if isinstance(a, Roll):
@@ -203,14 +210,14 @@ def _roll_handler(state: State, a: Roll) -> Handler:
     if isinstance(top, OdluggRolls):
         if len(a.faces) != 1:
             raise IllegalActionError("Each player rolls the Cube once for Odlugg")
-        return specials_green.odlugg_roll  # type: ignore[return-value]
+        return specials_green.odlugg_roll
     owner = getattr(top, "player", None)
     rollers: dict[type, Handler] = {
-        AttackRoll: attacks.roll_attack,  # type: ignore[dict-item]
-        GreenRoll: specials_green.roll_green,  # type: ignore[dict-item]
-        OdluggEats: specials_green.odlugg_eats,  # type: ignore[dict-item]
-        BlueRolls: specials_green.blue_rolls,  # type: ignore[dict-item]
-        IdolRolls: specials_green.idol_roll,  # type: ignore[dict-item]
+        AttackRoll: attacks.roll_attack,
+        GreenRoll: specials_green.roll_green,
+        OdluggEats: specials_green.odlugg_eats,
+        BlueRolls: specials_green.blue_rolls,
+        IdolRolls: specials_green.idol_roll,
     }
     fn = rollers.get(type(top))
     if fn is None or owner is None:

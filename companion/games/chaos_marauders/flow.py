@@ -1,7 +1,7 @@
 """Turn flow: drawing, placing and discarding cards, receiving cards, ending turns and the game.
 
-Handlers take the position, the action and a list to append events to, and return the new position;
-they raise IllegalActionError before building anything, so a refused action changes nothing.
+Handlers take the position, the action and a list to append events to, and return the new position,
+or raise IllegalActionError. Positions are immutable, so a refused action changes nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.placement import (
     board_has,
-    complete_lines,
     is_complete,
     is_near,
     legal_slots,
@@ -53,6 +52,14 @@ from companion.games.chaos_marauders.targets import (
 )
 
 MUST_PLACE = frozenset({"odlugg", "shout"})
+"""Sources whose cards must be placed when they can be (Odlugg joining, spotted Chaos Marauders)."""
+
+
+def must_place(f: Facts, card: CardId, source: str) -> bool:
+    """Red cards "must be placed if able", so must Odlugg, spotted Marauders and a won Sneaky Git."""
+    if f.colour[card] is Colour.RED or source in MUST_PLACE:
+        return True
+    return source == "capture" and f.ability[card] == Ability.SNEAKY_GIT
 
 
 def fail(message: str) -> NoReturn:
@@ -183,6 +190,9 @@ def _pull_parts(
 def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
     if not state.stack:
         state = draw(f, state, Draw(a.player, a.card), ev)  # a card laid on a reader: the draw is implied
+        if not isinstance(state.top, PlaceStep):
+            # A green card resolved off the lines (or discarded in the first round): say so.
+            fail(f"{title(f, a.card)} is not placed in a battle line: draw it on the pad")
     top = state.top
     if not isinstance(top, PlaceStep):
         fail(f"{title(f, a.card)} is not waiting to be placed" if a.card in f.card else "No card waits here")
@@ -306,8 +316,7 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
         if index < 0:
             fail(f"{a.card} is not waiting to be placed")
         card = top.cards[index].card
-        # Red cards "must be placed if able"; Odlugg and spotted Chaos Marauders "must" be placed too.
-        if f.colour[card] is Colour.RED or top.source in MUST_PLACE:
+        if must_place(f, card, top.source):
             if any(legal_slots(f, cells, card) for cells in state.boards[a.player]):
                 fail(f"{title(f, card)} must be placed when it can be")
         rest = top.cards[:index] + top.cards[index + 1 :]
@@ -333,12 +342,13 @@ def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
     for k in range(state.seats):
         seat = (state.active + k) % state.seats
         board = state.boards[seat]
-        if board is not before.boards[seat] and complete_lines(f, board) == 3:
+        if board is not before.boards[seat] and all(is_complete(f, cells) for cells in board):
             return finish(f, state, seat, ev)
     if not state.stack and state.turn_ends:
         nxt = (state.active + 1) % state.seats
-        rnd = state.round + 1 if nxt == 0 else state.round
-        if state.marauders_at is not None:
+        rnd = state.round + 1 if nxt == state.first else state.round
+        spot = state.marauders_at
+        if spot is not None and state.card_at(state.active, *spot) == f.first(Ability.CHAOS_MARAUDERS):
             ev.append(Event("MaraudersKept", f"{who(state, state.active)} kept the Chaos Marauders!", {}))
         state = evolve(state, active=nxt, round=rnd, turn_ends=False, fresh=None, marauders_at=None)
         ev.append(Event("TurnStarted", f"{who(state, nxt)}'s turn", {"player": nxt, "round": rnd}))

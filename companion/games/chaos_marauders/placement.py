@@ -143,7 +143,12 @@ def symbol_in_board(f: Facts, board: Board, card: CardId) -> bool:
     symbol = f.symbol[card]
     if symbol is None:
         return False
-    return any(c is not None and f.symbol[c] == symbol for cells in board for c in cells)
+    symbols = f.symbol
+    for cells in board:
+        for c in cells:
+            if c is not None and symbols[c] == symbol:
+                return True
+    return False
 
 
 def reading_order(board: Board) -> list[tuple[int, int]]:

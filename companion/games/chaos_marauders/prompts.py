@@ -25,12 +25,12 @@ from companion.games.chaos_marauders.actions import (
     Place,
     Shout,
 )
-from companion.games.chaos_marauders.cards import Colour
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
-from companion.games.chaos_marauders.flow import MUST_PLACE
+from companion.games.chaos_marauders.flow import must_place
 from companion.games.chaos_marauders.placement import legal_slots
 from companion.games.chaos_marauders.state import (
+    SLOTS,
     AttackOffer,
     AttackRoll,
     BilgeChoice,
@@ -59,8 +59,23 @@ ONE_ROLL = RollRequest(CUBE, 1, FACES)
 # Actions are immutable values: the few thousand distinct ones are built once and reused, because
 # constructing frozen dataclasses was the largest cost of listing legal actions.
 @functools.cache
-def _rolls(seat: int) -> list[Action]:
-    return [Roll(seat, CUBE, (EYE,)), Roll(seat, CUBE, (MARK,))]  # type: ignore[arg-type]
+def _rolls(seat: int) -> tuple[Action, ...]:
+    return (Roll(seat, CUBE, (EYE,)), Roll(seat, CUBE, (MARK,)))  # type: ignore[arg-type]
+
+
+@functools.cache
+def _decline(seat: int) -> Decline:
+    return Decline(seat)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _discard(seat: int, card: str) -> Discard:
+    return Discard(seat, card)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _shouts(seats: int, active: int) -> tuple[Shout, ...]:
+    return tuple(Shout(seat) for seat in range(seats) if seat != active)  # type: ignore[arg-type]
 
 
 @functools.cache
@@ -69,8 +84,9 @@ def _draw(seat: int, card: str) -> Draw:
 
 
 @functools.cache
-def _place(seat: int, card: str, line: int, slot: int, target: int | None) -> Place:
-    return Place(seat, card, line, slot, target)  # type: ignore[arg-type]
+def _places(seat: int, card: str, line: int, target: int | None) -> tuple[Place, ...]:
+    """The twelve placements of ``card`` on one line, indexed by slot."""
+    return tuple(Place(seat, card, line, slot, target) for slot in range(SLOTS))  # type: ignore[arg-type]
 
 
 def legal(f: Facts, state: State) -> list[Action]:
@@ -88,19 +104,19 @@ def legal(f: Facts, state: State) -> list[Action]:
             Attack(top.player, top.line, q, m)
             for q, m in attack_targets(f, state, top.player, top.line, top.bilge)
         ]  # type: ignore[arg-type]
-        out.append(Decline(top.player))  # type: ignore[arg-type]
+        out.append(_decline(top.player))
     elif isinstance(top, CardChoice):
         out = [Pick(top.player, *spot) for spot in _choice_spots(f, state, top)]  # type: ignore[arg-type]
-        out.append(Decline(top.player))  # type: ignore[arg-type]
+        out.append(_decline(top.player))
     elif isinstance(top, BlowbackTarget):
         out = [Blast(top.player, q, m) for q, m in blast_targets(f, state, top.player)]  # type: ignore[arg-type]
-        out.append(Decline(top.player))  # type: ignore[arg-type]
+        out.append(_decline(top.player))
     elif isinstance(top, BilgeChoice):
         out = [
             Attack(top.player, top.line, q, m)
             for q, m in attack_targets(f, state, top.player, top.line, True)
         ]  # type: ignore[arg-type]
-        out.append(Decline(top.player))  # type: ignore[arg-type]
+        out.append(_decline(top.player))
     elif isinstance(top, OdluggRolls):
         for seat, face in enumerate(top.faces):
             if not face:
@@ -117,7 +133,7 @@ def _interjections(f: Facts, state: State) -> list[Action]:
     out: list[Action] = []
     top = state.top
     if top is None or (isinstance(top, PlaceStep) and top.source == "draw" and top.player == state.active):
-        out.extend(Shout(seat) for seat in range(state.seats) if seat != state.active)  # type: ignore[arg-type]
+        out.extend(_shouts(state.seats, state.active))
     if state.fresh is not None and state.markers:
         active = state.active
         out.extend(ForceDiscard(o, li, s) for seat, li, s, o in state.markers if seat == active)  # type: ignore[arg-type]
@@ -145,11 +161,13 @@ def _place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
         for target in targets:
             board = state.boards[target]
             for li in lines:
-                for s in legal_slots(f, board[li], card, near=target != seat):
+                slots = legal_slots(f, board[li], card, near=target != seat)
+                if slots:
                     placeable = True
-                    out.append(_place(seat, card, li, s, None if target == seat else target))
-        if not (placeable and (f.colour[card] is Colour.RED or top.source in MUST_PLACE)):
-            out.append(Discard(seat, card))  # type: ignore[arg-type]
+                    row = _places(seat, card, li, None if target == seat else target)
+                    out.extend([row[s] for s in slots])
+        if not (placeable and must_place(f, card, top.source)):
+            out.append(_discard(seat, card))
         if drawn and ability == Ability.SNEAKY_GIT:
             out.extend(Pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))  # type: ignore[arg-type]
     return out

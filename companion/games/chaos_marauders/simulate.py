@@ -10,18 +10,26 @@ that can never complete, everyone discarding); capped games are counted, not hid
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
 
 from companion.engine import Action, Player, Roll, Setup
 from companion.games.chaos_marauders import lines as line_rules
-from companion.games.chaos_marauders.actions import CUBE, EYE, MARK, Draw, ForceDiscard, Shout
+from companion.games.chaos_marauders.actions import CUBE, EYE, MARK, Draw, ForceDiscard, Reorganise, Shout
+from companion.games.chaos_marauders.cards import Role
 from companion.games.chaos_marauders.engine import ChaosMarauders
+from companion.games.chaos_marauders.placement import legal_slots
 from companion.games.chaos_marauders.state import (
+    EMPTY_LINE,
     AttackRoll,
+    BilgeChoice,
     BlueRolls,
+    Board,
+    Cells,
     GreenRoll,
     IdolRolls,
     OdluggEats,
@@ -31,6 +39,8 @@ from companion.games.chaos_marauders.state import (
 from companion.games.chaos_marauders.view import result
 
 DEFAULT_CAP = 5000
+REORGANISE = 0.3
+"""Chance that a simulated player asks Bilge Guttrot for a random reorganisation."""
 INTERJECT = 0.01
 """Chance per decision that a random interjection (shout, forced discard) is made when one is legal."""
 ROLL_STEPS = (AttackRoll, GreenRoll, OdluggEats, BlueRolls, IdolRolls)
@@ -61,25 +71,23 @@ def invariant_violations(game: ChaosMarauders, state: State, before: State | Non
 
 def _conserved(game: ChaosMarauders, state: State) -> bool:
     """The fast exact check, run after every simulated action: counts per title match the deck."""
-    f = game.facts
-    index = f.index
+    index = game.facts.index
     counts = list(state.pile)
     if min(counts) < 0:
         return False
-    for card in state.discard:
-        counts[index[card]] += 1
-    for card in state.held_cards():
+    for card in chain(state.discard, state.held_cards()):
         counts[index[card]] += 1
     for board in state.boards:
         for cells in board:
             for card in cells:
                 if card is not None:
                     counts[index[card]] += 1
-    return counts == _deck_counts(game)
+    return tuple(counts) == _deck_counts(game)
 
 
-def _deck_counts(game: ChaosMarauders) -> list[int]:
-    return [card.copies for card in game.facts.catalog.cards]
+@functools.cache
+def _deck_counts(game: ChaosMarauders) -> tuple[int, ...]:
+    return tuple(card.copies for card in game.facts.catalog.cards)
 
 
 def _conservation_problems(game: ChaosMarauders, state: State) -> list[str]:
@@ -131,6 +139,10 @@ def choose(game: ChaosMarauders, state: State, table: Table) -> Action:
     if isinstance(top, OdluggRolls):
         seat = next(s for s, face in enumerate(top.faces) if not face)
         return Roll(seat, CUBE, (table.face(),))  # type: ignore[arg-type]
+    if isinstance(top, BilgeChoice) and rng.random() < REORGANISE:
+        layout = random_layout(game, state.boards[top.player], rng)
+        if layout is not None:
+            return Reorganise(top.player, layout)  # type: ignore[arg-type]
     actions = game.legal_actions(state)
     own = [a for a in actions if not isinstance(a, Shout | ForceDiscard)]
     if own and (len(own) == len(actions) or rng.random() >= INTERJECT):
@@ -141,6 +153,27 @@ def choose(game: ChaosMarauders, state: State, table: Table) -> Action:
         table.sync(game, state)
         action = Draw(state.active, table.deck.pop())  # type: ignore[arg-type]
     return action
+
+
+def random_layout(game: ChaosMarauders, board: Board, rng: random.Random) -> tuple[Cells, ...] | None:
+    """A random legal rearrangement of a board's cards for Bilge Guttrot (None if one try fails).
+
+    Reorganisations are open inputs the engine does not list, so the simulated table makes its own:
+    Standards first, Musicians last, everything else in random order into random legal slots.
+    """
+    f = game.facts
+    cards = [c for cells in board for c in cells if c is not None]
+    rng.shuffle(cards)
+    rank = {Role.STANDARD: 0, None: 1, Role.MUSICIAN: 2}
+    cards.sort(key=lambda c: rank[f.role[c]])
+    lines = [list(EMPTY_LINE) for _ in range(3)]
+    for card in cards:
+        options = [(li, s) for li in range(3) for s in legal_slots(f, tuple(lines[li]), card)]
+        if not options:
+            return None
+        li, s = rng.choice(options)
+        lines[li][s] = card
+    return tuple(tuple(cells) for cells in lines)
 
 
 @dataclass(frozen=True)

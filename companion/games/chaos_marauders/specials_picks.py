@@ -170,7 +170,10 @@ def force_discard(f: Facts, state: State, a: ForceDiscard, ev: list[Event]) -> S
     held = state.held_cards()
     state = set_cell(state, victim, a.line, a.slot, None)
     state = discard(state, *lost, *held, git)
-    state = evolve(state, stack=(), fresh=None, turn_ends=True, marauders_at=None)
+    # Chaos Marauders placed earlier this turn stay hidden until the turn ends; only a discarded
+    # fresh Marauders card is forgotten.
+    hidden = None if f.ability[card] == Ability.CHAOS_MARAUDERS else state.marauders_at
+    state = evolve(state, stack=(), fresh=None, turn_ends=True, marauders_at=hidden)
     ev.append(
         Event(
             "ForcedDiscard",

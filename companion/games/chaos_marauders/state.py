@@ -219,6 +219,8 @@ class State:
     markers: tuple[Marker, ...] = ()
     active: int = 0
     round: int = 1
+    first: int = 0
+    """The seat that took the first turn (a round ends when play comes back to it)."""
     stack: tuple[Step, ...] = ()
     turn_ends: bool = False
     """The current turn ends as soon as the stack is empty (a turn-ending card was drawn, an attack)."""
