@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from companion.session.contract import SessionPort
-from web import api, auth, context, control, errors, stream, tv
+from web import api, auth, context, control, enrol, errors, stream, tv
 
 DEFAULTS: dict[str, Any] = {
     "TABLE_PIN": None,  # required: the entry point generates one when the settings have none
@@ -29,8 +29,11 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(config: Mapping[str, Any], session: SessionPort) -> Flask:
-    """The Flask app over ``session``; ``config`` needs at least ``TABLE_PIN`` and ``SECRET_KEY``."""
+def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = None) -> Flask:
+    """The Flask app over ``session``; ``config`` needs at least ``TABLE_PIN`` and ``SECRET_KEY``.
+
+    ``table`` (a ``companion.table.Table``, or None without readers) backs the enrolment routes.
+    """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config)
@@ -42,9 +45,11 @@ def create_app(config: Mapping[str, Any], session: SessionPort) -> Flask:
     context.init_app(app, session)
     auth.init_app(app)
     stream.init_app(app)
+    enrol.init_app(app, table)
     app.register_blueprint(tv.bp)
     app.register_blueprint(control.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(enrol.bp)
     errors.init_app(app)
     return app

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.cli.wiring import adapters
 from companion.settings import Settings, SettingsError, load_settings
 
 log = logging.getLogger(__name__)
@@ -144,11 +145,11 @@ def open_session(settings: Settings) -> Any:
 
 
 @contextmanager
-def serving(settings: Settings, session: Any) -> Iterator[Server]:
-    """The web app over ``session`` served on the settings' host and port until the block ends."""
+def serving(settings: Settings, session: Any, table: Any = None) -> Iterator[Server]:
+    """The web app over ``session`` (and ``table``, for enrolment) served until the block ends."""
     from web import create_app
 
-    app = create_app(settings.web_config(), session)
+    app = create_app(settings.web_config(), session, table)
     server = Server(app, settings.host, settings.port)
     if not settings.public_url and settings.host in ("0.0.0.0", "", "::"):
         # The TV on the Pi opens 127.0.0.1, which a phone cannot reach: the QR code needs the LAN address.
@@ -194,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     with stop_on_signal() as stop:
         session = open_session(settings)
         try:
-            with serving(settings, session) as server:
+            with adapters(settings, session) as wired, serving(settings, session, wired.table) as server:
                 print_banner(settings, server.port)
                 while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
                     pass

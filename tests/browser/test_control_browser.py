@@ -71,3 +71,56 @@ def test_a_refused_action_shows_the_engines_reason(browser, table):
     message.wait_for(timeout=TIMEOUT_MS)
     assert "Standard" in message.inner_text()
     context.close()
+
+
+def test_a_card_removed_by_hand_leaves_the_tv(browser, table, artifacts):
+    table.new_game()
+    fix = {"kind": "correct_place", "player": 1, "card": "bozlum-pigstickers", "line": 1, "slot": 3}
+    answer = table.command("act", fix)
+    assert answer["accepted"], answer
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.goto(f"{table.url}/tv")
+    tile = '.player[data-seat="1"] .line[data-line="1"] .tile[data-card="bozlum-pigstickers"]'
+    tv.wait_for_selector(tile, timeout=TIMEOUT_MS)
+
+    context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{table.url}/control")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.click("#c-correct summary")
+    page.wait_for_selector("#c-fix-seat option[value='1']", state="attached", timeout=TIMEOUT_MS)
+    page.select_option("#c-fix-seat", value="1")
+    remove = "#c-fix-tiles button[data-card=bozlum-pigstickers]"
+    page.click(remove)  # the first tap arms the tile
+    page.wait_for_selector(f"{remove}.armed", timeout=TIMEOUT_MS)
+    page.screenshot(path=str(artifacts / "control-correct.png"), full_page=True)
+    page.click(remove)
+    page.wait_for_function(
+        "document.getElementById('c-msg').textContent.startsWith('Done')", timeout=TIMEOUT_MS
+    )
+    tv.wait_for_selector(tile, state="detached", timeout=TIMEOUT_MS)
+    game = table.session.view()["game"]
+    assert game["players"][1]["lines"][1]["slots"][3] is None
+    assert game["prompt"]["text"] == "Grotsnik: draw a card"  # the turn is untouched
+
+    # Put it back from the discard pile with the picker.
+    page.select_option("#c-fix-source", value="discard")
+    page.wait_for_selector("#c-fix-card option[value=bozlum-pigstickers]", state="attached")
+    page.select_option("#c-fix-card", value="bozlum-pigstickers")
+    page.select_option("#c-fix-line", label="2")
+    page.select_option("#c-fix-slot", label="4")
+    page.click("#c-fix-place")
+    tv.wait_for_selector(tile, timeout=TIMEOUT_MS)
+    assert table.session.view()["game"]["discard_pile"]["count"] == 0
+
+    # An illegal correction shows the engine's reason.
+    page.select_option("#c-fix-source", value="pile")
+    page.select_option("#c-fix-card", value="hobgoblin-musician")
+    page.select_option("#c-fix-slot", label="1")
+    page.click("#c-fix-place")
+    message = page.locator("#c-msg.msg-error")
+    message.wait_for(timeout=TIMEOUT_MS)
+    assert "only a Standard may stand at the left end" in message.inner_text()
+    context.close()
+    tv.context.close()

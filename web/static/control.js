@@ -149,19 +149,86 @@
     });
   }
 
+  // "Correct the table": put a card from the draw or discard pile on a seat's slot (correct_place),
+  // or take one off to the discard pile (correct_remove). Neither answers the prompt.
+  var armed = null; // "seat/line/slot" of the tile tapped once, waiting for the second tap
+
+  function cardTitles(game) {
+    var titles = {};
+    (catalogs[game.game] || []).forEach(function (c) { titles[c.id] = c; });
+    return titles;
+  }
+
+  function fixSeat() { return parseInt($("c-fix-seat").value, 10); }
+
   function renderCorrection(game) {
-    ["c-fix-player", "c-fix-target"].forEach(function (id) {
-      var select = $(id);
-      var current = select.value;
-      clear(select);
-      players().forEach(function (p) { option(select, String(p.seat), p.name); });
-      if (current) select.value = current;
-    });
+    var box = $("c-correct");
+    box.hidden = !game || !game.players || game.draw_pile_cards === undefined;
+    if (box.hidden) return;
+    var seats = $("c-fix-seat");
+    var seat = seats.value;
+    clear(seats);
+    players().forEach(function (p) { option(seats, String(p.seat), p.name); });
+    if (seat) seats.value = seat;
+    var slots = $("c-fix-slot");
+    if (!slots.options.length) for (var i = 0; i < 12; i++) option(slots, String(i), String(i + 1));
+
+    var titles = cardTitles(game);
+    var counts = $("c-fix-source").value === "discard"
+      ? (game.discard_pile && game.discard_pile.cards) || {}
+      : game.draw_pile_cards || {};
     var cards = $("c-fix-card");
-    if (!cards.options.length && game && catalogs[game.game] && catalogs[game.game].length) {
-      catalogs[game.game].forEach(function (c) { option(cards, c.id, c.title); });
-    }
-    fillSlots($("c-fix-slot"));
+    var card = cards.value;
+    clear(cards);
+    Object.keys(counts).sort(function (a, b) {
+      return (titles[a] ? titles[a].title : a).localeCompare(titles[b] ? titles[b].title : b);
+    }).forEach(function (id) {
+      option(cards, id, (titles[id] ? titles[id].title : id) + " (" + counts[id] + ")");
+    });
+    if (card && counts[card]) cards.value = card;
+
+    var git = titles[cards.value] && titles[cards.value].ability === "sneaky-git";
+    $("c-fix-owner-row").hidden = !git;
+    var owners = $("c-fix-owner");
+    var owner = owners.value;
+    clear(owners);
+    players().forEach(function (p) { if (p.seat !== fixSeat()) option(owners, String(p.seat), p.name); });
+    if (owner) owners.value = owner;
+
+    renderTiles(game);
+  }
+
+  function renderTiles(game) {
+    var box = clear($("c-fix-tiles"));
+    var seat = fixSeat();
+    var who = (game.players || [])[seat];
+    if (!who) return;
+    (who.lines || []).forEach(function (line) {
+      var row = el("div", "fix-line");
+      row.appendChild(el("span", null, "Line " + (line.index + 1)));
+      line.slots.forEach(function (card, slot) {
+        if (!card) return;
+        var key = seat + "/" + line.index + "/" + slot;
+        var label = (slot + 1) + ": " + card.title;
+        var b = el("button", armed === key ? "armed" : null, armed === key ? "Remove " + card.title + "?" : label);
+        b.type = "button";
+        b.dataset.line = line.index;
+        b.dataset.slot = slot;
+        b.dataset.card = card.id;
+        b.onclick = function () {
+          if (armed !== key) {
+            armed = key;
+            renderTiles(view.game);
+            return;
+          }
+          armed = null;
+          act({ kind: "correct_remove", player: seat, line: line.index, slot: slot });
+        };
+        row.appendChild(b);
+      });
+      if (row.children.length === 1) row.appendChild(el("span", "hint", "empty"));
+      box.appendChild(row);
+    });
   }
 
   function renderStatus(v) {
@@ -248,11 +315,16 @@
       act({ kind: "place", player: seat, card: $("c-draw-card").value, line: seatValue("c-draw-line"), slot: slotValue("c-draw-slot") });
     };
     $("c-fix-place").onclick = function () {
-      act({
-        kind: "place", player: seatValue("c-fix-player"), target: seatValue("c-fix-target"),
-        card: $("c-fix-card").value, line: seatValue("c-fix-line"), slot: slotValue("c-fix-slot"),
-      });
+      var action = {
+        kind: "correct_place", player: fixSeat(), card: $("c-fix-card").value,
+        line: seatValue("c-fix-line"), slot: seatValue("c-fix-slot"), source: $("c-fix-source").value,
+      };
+      if (!$("c-fix-owner-row").hidden) action.owner = seatValue("c-fix-owner");
+      act(action);
     };
+    ["c-fix-seat", "c-fix-source", "c-fix-card"].forEach(function (id) {
+      $(id).onchange = function () { armed = null; if (view && view.game) renderCorrection(view.game); };
+    });
     $("c-add-player").onclick = function () {
       var n = $("c-players").children.length;
       addPlayer(NAMES[n % NAMES.length], COLOURS[n % COLOURS.length]);

@@ -176,7 +176,8 @@ var TableTV = (function () {
       item.appendChild(el("span", "device-dot"));
       item.appendChild(el("span", "device-name", name));
       var battery = status.battery && status.battery.percent !== undefined ? " · " + status.battery.percent + "%" : "";
-      item.appendChild(el("span", "device-state", state + battery));
+      var version = status.firmware ? " · v" + status.firmware : ""; // the serial device's firmware
+      item.appendChild(el("span", "device-state", state + version + battery));
       devices.appendChild(item);
     });
   }

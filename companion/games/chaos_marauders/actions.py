@@ -13,13 +13,15 @@ Which prompt each answers (``Prompt.kind``):
 - "roll": ``roll`` (several faces at once where several rolls are due: Dagromm, Odlugg's meal,
   booty under Odlugg's eye, the Idol's six);
 - at any time in the active player's draw or placement: ``shout`` (others), and ``force_discard``
-  (a Sneaky Git's owner, while the victim's drawn card is fresh).
+  (a Sneaky Git's owner, while the victim's drawn card is fresh);
+- at any moment, answering no prompt: ``correct_place`` / ``correct_remove``, hand corrections of
+  the table from the control page (corrections.py; never listed as legal actions).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from companion.engine import Action, ActionCodec, PlayerId, Roll
 
@@ -133,16 +135,60 @@ class ForceDiscard(Action):
     slot: int
 
 
-CODEC = ActionCodec(Draw, Place, Discard, Attack, Decline, Pick, Blast, Reorganise, Shout, ForceDiscard, Roll)
+@dataclass(frozen=True)
+class CorrectPlace(Action):
+    """A hand correction: ``card`` taken from the draw pile or the discard pile (``source``) is put on
+    ``player``'s ``line``/``slot``. ``owner``: the seat owning it, for a Sneaky Git only."""
+
+    kind: ClassVar[str] = "correct_place"
+    player: PlayerId
+    card: str
+    line: int
+    slot: int
+    source: Literal["pile", "discard"] = "pile"
+    owner: PlayerId | None = None
+
+
+@dataclass(frozen=True)
+class CorrectRemove(Action):
+    """A hand correction: the card on ``player``'s ``line``/``slot`` goes to the discard pile."""
+
+    kind: ClassVar[str] = "correct_remove"
+    player: PlayerId
+    line: int
+    slot: int
+
+
+CORRECTIONS = (CorrectPlace, CorrectRemove)
+"""Hand corrections: allowed at any moment, never offered by a prompt or ``legal_actions``."""
+
+CODEC = ActionCodec(
+    Draw,
+    Place,
+    Discard,
+    Attack,
+    Decline,
+    Pick,
+    Blast,
+    Reorganise,
+    Shout,
+    ForceDiscard,
+    Roll,
+    CorrectPlace,
+    CorrectRemove,
+)
 
 __all__ = [
     "CODEC",
+    "CORRECTIONS",
     "CUBE",
     "EYE",
     "FACES",
     "MARK",
     "Attack",
     "Blast",
+    "CorrectPlace",
+    "CorrectRemove",
     "Decline",
     "Discard",
     "Draw",

@@ -2,7 +2,8 @@
 one symbol, e.g. after a hand correction of the table) discards them the instant it is discovered.
 
 The engine's own moves never build such a line, so the check runs on each board once: boards already
-found clean are remembered by identity (a memo of immutable values; it never changes a result).
+found clean, and lines found clean, are remembered by identity (a memo of immutable values; it never
+changes a result).
 """
 
 from __future__ import annotations
@@ -10,20 +11,31 @@ from __future__ import annotations
 from companion.engine import Event
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.placement import illegal_duplicates
-from companion.games.chaos_marauders.state import Board, State, discard, set_cell
+from companion.games.chaos_marauders.state import Board, Cells, State, discard, set_cell
 
 _CLEAN: dict[int, Board] = {}
 _MEMO_LIMIT = 100_000
+_CLEAN_LINES: dict[int, Cells] = {}
+_last_clean: list[tuple[Board, ...] | None] = [None]
+"""The last tuple of boards found all clean (consecutive positions often share it)."""
 
 
 def enforce(f: Facts, state: State, ev: list[Event]) -> State:
     """``state`` with every illegally duplicated card discarded (usually ``state`` itself)."""
-    for seat, board in enumerate(state.boards):
+    boards = state.boards
+    if boards is _last_clean[0]:
+        return state
+    for seat, board in enumerate(boards):
         if _CLEAN.get(id(board)) is board:
             continue
         for li, cells in enumerate(board):
+            if _CLEAN_LINES.get(id(cells)) is cells:
+                continue
             bad = illegal_duplicates(f, cells)
             if not bad:
+                if len(_CLEAN_LINES) > _MEMO_LIMIT:
+                    _CLEAN_LINES.clear()
+                _CLEAN_LINES[id(cells)] = cells
                 continue
             cards = [cells[s] for s in bad]
             for s in bad:
@@ -40,4 +52,5 @@ def enforce(f: Facts, state: State, ev: list[Event]) -> State:
         if len(_CLEAN) > _MEMO_LIMIT:
             _CLEAN.clear()
         _CLEAN[id(state.boards[seat])] = state.boards[seat]
+    _last_clean[0] = state.boards
     return state

@@ -25,6 +25,7 @@ from companion.engine import (
 from companion.games.chaos_marauders import (
     attacks,
     cheating,
+    corrections,
     flow,
     prompts,
     specials_green,
@@ -33,6 +34,7 @@ from companion.games.chaos_marauders import (
 )
 from companion.games.chaos_marauders.actions import (
     CODEC,
+    CORRECTIONS,
     CUBE,
     FACES,
     Attack,
@@ -114,7 +116,9 @@ class ChaosMarauders(Game[State]):
         ev: list[Event] = []
         state = cheating.enforce(f, state, ev)
         before = state
-        if state.fresh is not None and not isinstance(action, Draw | Place | Shout | ForceDiscard):
+        if state.fresh is not None and not (
+            type(action) in _KEEP_FRESH or isinstance(action, Draw | Place | Shout | ForceDiscard)
+        ):
             state = evolve(state, fresh=None)  # the moment for a Git's forced discard has passed
         handler = _handler(f, state, action)
         state = handler(f, state, action, ev)
@@ -134,18 +138,42 @@ class ChaosMarauders(Game[State]):
         return view.view(self.facts, state, self.prompt(state))
 
 
+_KEEP_FRESH = frozenset({Draw, Place, Shout, ForceDiscard, *CORRECTIONS})
+"""Actions during which a just-drawn card stays fresh (open to a Git's forced discard)."""
+
+
+_SHAPE_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...], bool]] = {}
+"""Per action class: its seat fields, its line fields and whether it has a slot (the shape check's
+``getattr`` of absent fields was a large part of a cheap action's cost)."""
+
+
+def _shape_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    known = _SHAPE_FIELDS.get(cls)
+    if known is None:
+        names = set(getattr(cls, "__dataclass_fields__", ()))
+        if not names:  # not a dataclass: look for every field on each action
+            return ("player", "target"), ("line", "target_line"), True
+        known = _SHAPE_FIELDS[cls] = (
+            tuple(n for n in ("player", "target") if n in names),
+            tuple(n for n in ("line", "target_line") if n in names),
+            "slot" in names,
+        )
+    return known
+
+
 def _check_shape(state: State, a: Action) -> None:
     """MalformedActionError for what no position could accept: unknown seats, lines, slots, faces."""
-    seats = state.seats
-    for name in ("player", "target"):
+    seats = len(state.names)
+    seat_fields, line_fields, has_slot = _shape_fields(type(a))
+    for name in seat_fields:
         seat = getattr(a, name, None)
         if seat is not None and not 0 <= seat < seats:
             raise MalformedActionError(f"{a.kind}.{name}: there is no seat {seat} (0 to {seats - 1})")
-    for name in ("line", "target_line"):
+    for name in line_fields:
         line = getattr(a, name, None)
         if line is not None and not 0 <= line < LINES:
             raise MalformedActionError(f"{a.kind}.{name}: lines are 0 to {LINES - 1}, not {line}")
-    slot = getattr(a, "slot", None)
+    slot = getattr(a, "slot", None) if has_slot else None
     if slot is not None and not 0 <= slot < SLOTS:
         raise MalformedActionError(f"{a.kind}.slot: slots are 0 to {SLOTS - 1}, not {slot}")
     if isinstance(a, Roll):
@@ -156,6 +184,8 @@ def _check_shape(state: State, a: Action) -> None:
 
 
 def _handler(f: Facts, state: State, a: Action) -> Handler:
+    if isinstance(a, CORRECTIONS):  # hand corrections answer no prompt (corrections.py)
+        return corrections.HANDLERS[type(a)]  # type: ignore[return-value]
     if isinstance(a, Shout):
         return specials_picks.shout
     if isinstance(a, ForceDiscard):

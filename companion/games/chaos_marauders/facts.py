@@ -7,10 +7,12 @@ its colour, its ability); looking them up in plain dicts keyed by id keeps ``app
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.games.chaos_marauders.cards import Card, CardId, Catalog, Colour, Part, Role
 from companion.games.chaos_marauders.catalog import Ability, load_catalog
+
+Cells = tuple[CardId | None, ...]
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,20 @@ class Facts:
     part: dict[CardId, Part | None]
     machine_parts: dict[str, tuple[CardId, ...]]
     """Machine name -> its card ids, left part first, crew last."""
+    line_memo: dict[Cells, tuple[tuple[int, int, int, int, frozenset[str | None]], dict]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    complete_memo: dict[Cells, bool] = field(default_factory=dict, compare=False, repr=False)
+    abilities_memo: dict[Cells, frozenset[str | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    attack_memo: dict[tuple[Cells, int], int] = field(default_factory=dict, compare=False, repr=False)
+    board_memo: dict[int, tuple[tuple[Cells, ...], frozenset[str | None]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """``placement.legal_slots``: what a line allows and its answers by (card, near); whether it is
+    complete, which abilities it holds and its Attack Value, by line; a board's abilities by
+    identity: memos of pure answers over immutable lines, never part of what the facts are."""
 
     def has(self, card: CardId, ability: Ability) -> bool:
         return self.ability.get(card) == ability

@@ -6,6 +6,7 @@ or raise IllegalActionError. Positions are immutable, so a refused action change
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import NoReturn
 
@@ -19,6 +20,7 @@ from companion.games.chaos_marauders.placement import (
     is_complete,
     is_near,
     legal_slots,
+    open_slots,
     slot_error,
     symbol_in_board,
 )
@@ -37,7 +39,6 @@ from companion.games.chaos_marauders.state import (
     State,
     discard,
     evolve,
-    pop,
     push,
     replace_top,
     set_cell,
@@ -51,15 +52,32 @@ from companion.games.chaos_marauders.targets import (
     stick_targets,
 )
 
+# Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
+_ABILITY_BILGE_GUTTROT = Ability.BILGE_GUTTROT
+_ABILITY_CHAOS_MARAUDERS = Ability.CHAOS_MARAUDERS
+_ABILITY_DAGROMM = Ability.DAGROMM
+_ABILITY_HORNED_RAT_STANDARD = Ability.HORNED_RAT_STANDARD
+_ABILITY_IDOL = Ability.IDOL
+_ABILITY_ODLUGG = Ability.ODLUGG
+_ABILITY_PIGSTICKER = Ability.PIGSTICKER
+_ABILITY_SHAMAN = Ability.SHAMAN
+_ABILITY_SKYRRS_BLOWBACK = Ability.SKYRRS_BLOWBACK
+_ABILITY_SNEAKY_GIT = Ability.SNEAKY_GIT
+_ABILITY_VENEMOUS_CREEPS = Ability.VENEMOUS_CREEPS
+_COLOUR_BLUE = Colour.BLUE
+_COLOUR_GREEN = Colour.GREEN
+_COLOUR_RED = Colour.RED
+_PART_CREW = Part.CREW
+
 MUST_PLACE = frozenset({"odlugg", "shout"})
 """Sources whose cards must be placed when they can be (Odlugg joining, spotted Chaos Marauders)."""
 
 
 def must_place(f: Facts, card: CardId, source: str) -> bool:
     """Red cards "must be placed if able", so must Odlugg, spotted Marauders and a won Sneaky Git."""
-    if f.colour[card] is Colour.RED or source in MUST_PLACE:
+    if f.colour[card] is _COLOUR_RED or source in MUST_PLACE:
         return True
-    return source == "capture" and f.ability[card] == Ability.SNEAKY_GIT
+    return source == "capture" and f.ability[card] == _ABILITY_SNEAKY_GIT
 
 
 def fail(message: str) -> NoReturn:
@@ -91,22 +109,34 @@ def draw(f: Facts, state: State, a: Draw, ev: list[Event]) -> State:
         raise MalformedActionError(f"unknown card {a.card!r}")
     if state.pile[index] == 0:
         fail(f"No {title(f, a.card)} is left in the draw pile")
-    pile = (*state.pile[:index], state.pile[index] - 1, *state.pile[index + 1 :])
-    state = evolve(state, pile=pile, fresh=(a.card, -1, -1))
+    counts = list(state.pile)
+    counts[index] -= 1
+    pile = tuple(counts)
     name = who(state, a.player)
-    if f.ability[a.card] == Ability.CHAOS_MARAUDERS:
+    if f.ability[a.card] == _ABILITY_CHAOS_MARAUDERS:
         # The active player keeps Chaos Marauders quiet until a shout: the TV must not give him away.
         ev.append(Event("CardDrawn", f"{name} drew a card", {"player": a.player}))
     else:
         ev.append(Event("CardDrawn", f"{name} drew {title(f, a.card)}", {"player": a.player, "card": a.card}))
-    if f.colour[a.card] is Colour.GREEN:
-        return _draw_green(f, state, a.player, a.card, ev)
+    fresh = (a.card, -1, -1)
+    if f.colour[a.card] is _COLOUR_GREEN:
+        return _draw_green(f, evolve(state, pile=pile, fresh=fresh), a.player, a.card, ev)
+    turn_ends = state.turn_ends
     if symbol_in_board(f, state.boards[a.player], a.card):
-        state = evolve(state, turn_ends=True)
+        turn_ends = True
         ev.append(
             Event("DuplicateDrawn", f"A duplicate: {name}'s turn ends after this card", {"player": a.player})
         )
-    return receive(f, state, a.player, (Pending(a.card),), "draw", True, ev)
+    # The drawn card's bookkeeping rides along with the PlaceStep: one copy of the position.
+    return receive(
+        f, state, a.player, (pending(a.card),), "draw", True, ev, pile=pile, fresh=fresh, turn_ends=turn_ends
+    )
+
+
+@functools.cache
+def pending(card: CardId) -> Pending:
+    """The (immutable, shared) Pending of a card with no Git owner."""
+    return Pending(card)
 
 
 def _draw_green(f: Facts, state: State, seat: int, card: CardId, ev: list[Event]) -> State:
@@ -119,21 +149,21 @@ def _draw_green(f: Facts, state: State, seat: int, card: CardId, ev: list[Event]
         return evolve(discard(state, card), fresh=None)
     state = evolve(state, turn_ends=True)
     ability = f.ability[card]
-    if ability in (Ability.HORNED_RAT_STANDARD, Ability.BILGE_GUTTROT, Ability.IDOL, Ability.SNEAKY_GIT):
+    if ability in (_ABILITY_HORNED_RAT_STANDARD, _ABILITY_BILGE_GUTTROT, _ABILITY_IDOL, _ABILITY_SNEAKY_GIT):
         return push(state, PlaceStep(seat, (Pending(card),), "draw", True))
-    if ability == Ability.VENEMOUS_CREEPS:
+    if ability == _ABILITY_VENEMOUS_CREEPS:
         if not steal_targets(f, state, seat):
             ev.append(Event("CardDiscarded", f"Venemous Creeps find nothing to steal from {name}'s foes", {}))
             return discard(state, card)
         return push(state, CardChoice(seat, "steal", card))
-    if ability == Ability.DAGROMM:
+    if ability == _ABILITY_DAGROMM:
         return push(state, GreenRoll(seat, "dagromm", card))
-    if ability == Ability.SKYRRS_BLOWBACK:
+    if ability == _ABILITY_SKYRRS_BLOWBACK:
         if not blast_targets(f, state, seat):
             ev.append(Event("CardDiscarded", "Skyrr's Blowback has no line to aim at", {}))
             return discard(state, card)
         return push(state, BlowbackTarget(seat, card))
-    if ability == Ability.ODLUGG:
+    if ability == _ABILITY_ODLUGG:
         return push(state, OdluggRolls(seat, card, ("",) * state.seats))
     raise AssertionError(f"green card {card!r} has no rule")  # the catalog check forbids this
 
@@ -149,15 +179,21 @@ def receive(
     source: str,
     may_attack: bool,
     ev: list[Event],
+    **changes: object,
 ) -> State:
     """``seat`` receives cards to place. A crew card pulls its machine parts from every other player's
-    lines; Odlugg's holder first rolls for each blue card (card reference pp.10, 13)."""
+    lines; Odlugg's holder first rolls for each blue card (card reference pp.10, 13). ``changes``:
+    other fields of the position to change along with pushing the PlaceStep."""
     pulled: list[Pending] = []
-    for pending in cards:
-        if f.part[pending.card] is Part.CREW:
-            state = _pull_parts(f, state, seat, pending.card, pulled, ev)
-    state = push(state, PlaceStep(seat, cards + tuple(pulled), source, may_attack))
-    blues = tuple(p.card for p in cards + tuple(pulled) if f.colour[p.card] is Colour.BLUE)
+    for p in cards:
+        if f.part[p.card] is _PART_CREW:
+            state = _pull_parts(f, state, seat, p.card, pulled, ev)
+    if pulled:
+        cards += tuple(pulled)
+    step = PlaceStep(seat, cards, source, may_attack)
+    state = evolve(state, stack=(*state.stack, step), **changes)
+    colour = f.colour
+    blues = tuple(p.card for p in cards if colour[p.card] is _COLOUR_BLUE)
     if blues and holds_odlugg(f, state, seat):
         state = push(state, BlueRolls(seat, blues))
     return state
@@ -203,17 +239,17 @@ def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
         fail(f"{title(f, a.card) if a.card in f.card else a.card} is not waiting to be placed")
     pending = top.cards[index]
     ability = f.ability[a.card]
-    if top.source == "capture" and ability != Ability.SNEAKY_GIT:
-        if any(f.ability[p.card] == Ability.SNEAKY_GIT for p in top.cards):
+    if top.source == "capture" and ability != _ABILITY_SNEAKY_GIT:
+        if any(f.ability[p.card] == _ABILITY_SNEAKY_GIT for p in top.cards):
             fail("Won Sneaky Gits are placed first")
     target = a.player if a.target is None else a.target
-    drawn_git = ability == Ability.SNEAKY_GIT and top.source == "draw"
+    drawn_git = ability == _ABILITY_SNEAKY_GIT and top.source == "draw"
     near = False
     if drawn_git:
         if target == a.player:
             fail("A Sneaky Git goes in an opponent's battle line")
         near = True
-    elif ability == Ability.IDOL and top.source == "draw" and target != a.player:
+    elif ability == _ABILITY_IDOL and top.source == "draw" and target != a.player:
         near = True
     elif target != a.player:
         fail(f"{title(f, a.card)} goes in your own battle lines")
@@ -230,20 +266,28 @@ def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
             return replace_top(state, replace(top, hint_line=a.line))
         slot = slots[0]
     else:
-        error = slot_error(f, cells, a.card, slot)
-        if error:
-            fail(f"{line_name(a.line).capitalize()}: {error}")
+        if slot not in open_slots(f, cells, a.card):  # slot_error's verdict, remembered per line
+            error = slot_error(f, cells, a.card, slot)
+            if error:
+                fail(f"{line_name(a.line).capitalize()}: {error}")
         if near and not is_near(cells, slot):
             fail(f"{title(f, a.card)} must go within three spaces of another card")
     rest = top.cards[:index] + top.cards[index + 1 :]
-    state = replace_top(state, replace(top, cards=rest, hint_line=None)) if rest else pop(state)
+    popped: dict[str, object] = {}
+    if rest:
+        state = replace_top(state, replace(top, cards=rest, hint_line=None))
+    else:
+        popped["stack"] = state.stack[:-1]  # popped along with the placement: one copy
     if drawn_git and holds_odlugg(f, state, target):
         ev.append(
             Event("OdluggGuards", f"Odlugg guards {who(state, target)}: roll to see if he eats the Git", {})
         )
+        state = evolve(state, **popped) if popped else state
         return push(state, GreenRoll(a.player, "git-odlugg", a.card, 0, target, a.line, slot))
     owner = a.player if drawn_git else pending.owner
-    return put(f, state, a.player, target, a.line, slot, a.card, owner, top.source, top.may_attack, ev)
+    return put(
+        f, state, a.player, target, a.line, slot, a.card, owner, top.source, top.may_attack, ev, **popped
+    )
 
 
 def put(
@@ -258,13 +302,19 @@ def put(
     source: str,
     may_attack: bool,
     ev: list[Event],
+    **changes: object,
 ) -> State:
-    """Lays ``card`` on the table and queues what its placement sets off (attack offer, abilities)."""
+    """Lays ``card`` on the table and queues what its placement sets off (attack offer, abilities).
+    ``changes``: other fields to change along with the slot (the PlaceStep popped)."""
     was_complete = is_complete(f, state.boards[seat][line])
-    state = set_cell(state, seat, line, slot, card, owner)
     own_draw = source == "draw" and placer == state.active and seat == placer
-    if own_draw and f.ability[card] == Ability.CHAOS_MARAUDERS:
-        state = evolve(state, marauders_at=(line, slot))
+    marauders = own_draw and f.ability[card] == _ABILITY_CHAOS_MARAUDERS
+    if own_draw:
+        changes["fresh"] = (card, line, slot)
+    if marauders:
+        changes["marauders_at"] = (line, slot)
+    state = set_cell(state, seat, line, slot, card, owner, **changes)
+    if marauders:
         ev.append(
             Event("CardPlaced", f"{who(state, placer)} placed a card in {line_name(line)}", {"player": seat})
         )
@@ -277,8 +327,6 @@ def put(
                 {"player": seat, "line": line, "slot": slot, "card": card},
             )
         )
-    if own_draw:
-        state = evolve(state, fresh=(card, line, slot))
     # Pushed in reverse order of answering: abilities first, then the attack offer.
     ability = f.ability[card]
     # Bilge Guttrot completing his own line attacks through his own choice (one attack, not two).
@@ -286,21 +334,21 @@ def put(
         not was_complete
         and seat == placer == state.active
         and may_attack
-        and ability != Ability.BILGE_GUTTROT
+        and ability != _ABILITY_BILGE_GUTTROT
     ):
         if is_complete(f, state.boards[seat][line]) and attack_targets(f, state, seat, line):
-            shaman = any(c is not None and f.ability[c] == Ability.SHAMAN for c in state.boards[seat][line])
+            shaman = any(c is not None and f.ability[c] == _ABILITY_SHAMAN for c in state.boards[seat][line])
             state = push(state, AttackOffer(seat, line, 2 if shaman else 1))
-    if ability == Ability.PIGSTICKER and seat == placer and stick_targets(f, state, seat):
+    if ability == _ABILITY_PIGSTICKER and seat == placer and stick_targets(f, state, seat):
         state = push(state, CardChoice(seat, "stick"))
-    elif ability == Ability.BILGE_GUTTROT and source == "draw":
+    elif ability == _ABILITY_BILGE_GUTTROT and source == "draw":
         state = push(state, BilgeChoice(seat, line))
-    elif ability == Ability.ODLUGG and source == "odlugg":
+    elif ability == _ABILITY_ODLUGG and source == "odlugg":
         spots = tuple(
             (li, s)
             for li, cells in enumerate(state.boards[seat])
             for s, c in enumerate(cells)
-            if c is not None and (f.colour[c] is Colour.BLUE or f.ability[c] == Ability.SNEAKY_GIT)
+            if c is not None and (f.colour[c] is _COLOUR_BLUE or f.ability[c] == _ABILITY_SNEAKY_GIT)
         )
         if spots:
             state = push(state, OdluggEats(seat, spots))
@@ -320,13 +368,12 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
             if any(legal_slots(f, cells, card) for cells in state.boards[a.player]):
                 fail(f"{title(f, card)} must be placed when it can be")
         rest = top.cards[:index] + top.cards[index + 1 :]
-        state = replace_top(state, replace(top, cards=rest, hint_line=None)) if rest else pop(state)
-        state = discard(state, card)
+        stack = (*state.stack[:-1], replace(top, cards=rest, hint_line=None)) if rest else state.stack[:-1]
+        ends = state.turn_ends or (top.source == "draw" and a.player == state.active)
+        state = evolve(state, stack=stack, discard=(*state.discard, card), turn_ends=ends)
         ev.append(
             Event("CardDiscarded", f"{who(state, a.player)} discarded {title(f, card)}", {"card": card})
         )
-        if top.source == "draw" and a.player == state.active:
-            state = evolve(state, turn_ends=True)
         return state
     fail("No card waits to be discarded")
 
@@ -339,16 +386,19 @@ def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
     stack ends a turn that was due to end; an empty draw pile is replaced by the discard pile."""
     if state.finished or state.first_to_complete is not None:
         return state
-    for k in range(state.seats):
-        seat = (state.active + k) % state.seats
-        board = state.boards[seat]
-        if board is not before.boards[seat] and all(is_complete(f, cells) for cells in board):
-            return finish(f, state, seat, ev)
+    seats = len(state.names)
+    boards = state.boards
+    if boards is not before.boards:
+        for k in range(seats):
+            seat = (state.active + k) % seats
+            board = boards[seat]
+            if board is not before.boards[seat] and all(is_complete(f, cells) for cells in board):
+                return finish(f, state, seat, ev)
     if not state.stack and state.turn_ends:
-        nxt = (state.active + 1) % state.seats
+        nxt = (state.active + 1) % seats
         rnd = state.round + 1 if nxt == state.first else state.round
         spot = state.marauders_at
-        if spot is not None and state.card_at(state.active, *spot) == f.first(Ability.CHAOS_MARAUDERS):
+        if spot is not None and state.card_at(state.active, *spot) == f.first(_ABILITY_CHAOS_MARAUDERS):
             ev.append(Event("MaraudersKept", f"{who(state, state.active)} kept the Chaos Marauders!", {}))
         state = evolve(state, active=nxt, round=rnd, turn_ends=False, fresh=None, marauders_at=None)
         ev.append(Event("TurnStarted", f"{who(state, nxt)}'s turn", {"player": nxt, "round": rnd}))
@@ -380,6 +430,6 @@ def finish(f: Facts, state: State, seat: int | None, ev: list[Event]) -> State:
     if seat is not None:
         ev.append(Event("GameEnding", f"{who(state, seat)} completed three battle lines!", {"player": seat}))
     holder = idol_holder(f, state)
-    if holder is not None and not board_has(f, state.boards[holder], Ability.SHAMAN):
+    if holder is not None and not board_has(f, state.boards[holder], _ABILITY_SHAMAN):
         return push(state, IdolRolls(holder))
     return evolve(state, finished=True)

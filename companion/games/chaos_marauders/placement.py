@@ -16,6 +16,13 @@ from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.state import SLOTS, Board, Cells
 
+# Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
+_ABILITY_CHAOS_MARAUDERS = Ability.CHAOS_MARAUDERS
+_ABILITY_PLAGUE_LORDS = Ability.PLAGUE_LORDS
+_ABILITY_SHAMAN = Ability.SHAMAN
+_ROLE_MUSICIAN = Role.MUSICIAN
+_ROLE_STANDARD = Role.STANDARD
+
 NEAR = 3
 """Sneaky Git and an Idol given to an opponent go within three spaces of another card."""
 
@@ -25,9 +32,9 @@ def slot_error(f: Facts, cells: Cells, card: CardId, slot: int) -> str | None:
     if cells[slot] is not None:
         return f"slot {slot + 1} already holds a card"
     role = f.role[card]
-    if slot == 0 and role is not Role.STANDARD:
+    if slot == 0 and role is not _ROLE_STANDARD:
         return "only a Standard may stand at the left end of a battle line"
-    if slot == SLOTS - 1 and role is not Role.MUSICIAN:
+    if slot == SLOTS - 1 and role is not _ROLE_MUSICIAN:
         return "only a Musician may stand at the right end of a battle line"
     symbol = f.symbol[card]
     dup_ok = f.line_duplicates[card]
@@ -35,59 +42,105 @@ def slot_error(f: Facts, cells: Cells, card: CardId, slot: int) -> str | None:
         if other is None:
             continue
         other_role = f.role[other]
-        if other_role is Role.STANDARD:
-            if role is Role.STANDARD:
+        if other_role is _ROLE_STANDARD:
+            if role is _ROLE_STANDARD:
                 return "this battle line already has a Standard"
             if i > slot:
                 return "no card may stand to the left of a Standard"
-        elif other_role is Role.MUSICIAN:
-            if role is Role.MUSICIAN:
+        elif other_role is _ROLE_MUSICIAN:
+            if role is _ROLE_MUSICIAN:
                 return "this battle line already has a Musician"
             if i < slot:
                 return "no card may stand to the right of a Musician"
-        if role is Role.STANDARD and i < slot:
+        if role is _ROLE_STANDARD and i < slot:
             return "a Standard must stand left of every card in its line"
-        if role is Role.MUSICIAN and i > slot:
+        if role is _ROLE_MUSICIAN and i > slot:
             return "a Musician must stand right of every card in its line"
         if symbol is not None and not dup_ok and f.symbol[other] == symbol:
             return "this battle line already holds a card with this symbol"
     return None
 
 
+_MEMO_LIMIT = 50_000
+
+
 def legal_slots(f: Facts, cells: Cells, card: CardId, near: bool = False) -> list[int]:
     """Every slot of this line ``card`` may take; ``near``: within three spaces of another card.
 
-    One pass over the line (the hot path of ``legal_actions``), agreeing with :func:`slot_error`.
+    Agrees with :func:`slot_error`. Answers are remembered per line and card: lines are immutable
+    and recur from position to position.
     """
+    return list(open_slots(f, cells, card, near))
+
+
+def open_slots(f: Facts, cells: Cells, card: CardId, near: bool = False) -> tuple[int, ...]:
+    """:func:`legal_slots` as the remembered tuple itself (hot paths that only read it)."""
+    entry = f.line_memo.get(cells)
+    if entry is None:
+        entry = _line_entry(f, cells)
+    answers = entry[1]
+    key = (card, near)
+    known = answers.get(key)
+    if known is None:
+        known = answers[key] = tuple(_legal_slots(f, cells, card, near, entry[0]))
+    return known
+
+
+_Summary = tuple[int, int, int, int, frozenset[str | None]]
+
+
+def _legal_slots(f: Facts, cells: Cells, card: CardId, near: bool, summary: _Summary) -> list[int]:
     role = f.role[card]
     symbol = f.symbol[card]
-    dup_ok = f.line_duplicates[card]
-    lo = 0 if role is Role.STANDARD else 1
-    hi = SLOTS - 1 if role is Role.MUSICIAN else SLOTS - 2
-    first = last = -1
+    last_standard, first_musician, first, last, symbols = summary
+    if role is _ROLE_STANDARD:
+        if last_standard >= 0:
+            return []
+        lo = 0
+    else:
+        lo = last_standard + 1 if last_standard >= 0 else 1
+    if role is _ROLE_MUSICIAN:
+        if first_musician >= 0:
+            return []
+        hi = SLOTS - 1
+    else:
+        hi = first_musician - 1 if first_musician >= 0 else SLOTS - 2
+    if symbol is not None and not f.line_duplicates[card] and symbol in symbols:
+        return []
+    if first >= 0:
+        if role is _ROLE_STANDARD:
+            hi = min(hi, first - 1)
+        elif role is _ROLE_MUSICIAN:
+            lo = max(lo, last + 1)
+    if near:
+        return [s for s in range(lo, hi + 1) if cells[s] is None and is_near(cells, s)]
+    return [s for s in range(lo, hi + 1) if cells[s] is None]
+
+
+def _line_entry(f: Facts, cells: Cells) -> tuple[_Summary, dict[tuple[CardId, bool], tuple[int, ...]]]:
+    """What placing into a line depends on: (last Standard's slot, first Musician's slot, first and
+    last occupied slots (-1 for none), the symbols in the line), with the line's answers so far."""
+    last_standard = first_musician = first = last = -1
+    symbols = set()
+    roles = f.role
     for i, other in enumerate(cells):
         if other is None:
             continue
         if first < 0:
             first = i
         last = i
-        other_role = f.role[other]
-        if other_role is Role.STANDARD:
-            if role is Role.STANDARD:
-                return []
-            lo = max(lo, i + 1)
-        elif other_role is Role.MUSICIAN:
-            if role is Role.MUSICIAN:
-                return []
-            hi = min(hi, i - 1)
-        if symbol is not None and not dup_ok and f.symbol[other] == symbol:
-            return []
-    if first >= 0:
-        if role is Role.STANDARD:
-            hi = min(hi, first - 1)
-        elif role is Role.MUSICIAN:
-            lo = max(lo, last + 1)
-    return [s for s in range(lo, hi + 1) if cells[s] is None and (not near or is_near(cells, s))]
+        other_role = roles[other]
+        if other_role is _ROLE_STANDARD:
+            last_standard = i
+        elif other_role is _ROLE_MUSICIAN and first_musician < 0:
+            first_musician = i
+        symbols.add(f.symbol[other])
+    entry = ((last_standard, first_musician, first, last, frozenset(symbols)), {})
+    memo = f.line_memo
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    memo[cells] = entry
+    return entry
 
 
 def is_near(cells: Cells, slot: int) -> bool:
@@ -96,7 +149,13 @@ def is_near(cells: Cells, slot: int) -> bool:
 
 
 def is_complete(f: Facts, cells: Cells) -> bool:
-    return lines.is_complete(cells, f.catalog)
+    memo = f.complete_memo
+    known = memo.get(cells)
+    if known is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        known = memo[cells] = lines.is_complete(cells, f.catalog)
+    return known
 
 
 def complete_lines(f: Facts, board: Board) -> int:
@@ -107,22 +166,49 @@ def count_ability(f: Facts, board: Board, ability: Ability) -> int:
     return sum(1 for cells in board for c in cells if c is not None and f.ability[c] == ability)
 
 
+def line_abilities(f: Facts, cells: Cells) -> frozenset[str | None]:
+    """The abilities of the cards in a line (None for plain cards; empty for an empty line),
+    remembered per line."""
+    memo = f.abilities_memo
+    known = memo.get(cells)
+    if known is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        abilities = f.ability
+        known = memo[cells] = frozenset([abilities[c] for c in cells if c is not None])
+    return known
+
+
 def line_has(f: Facts, cells: Cells, ability: Ability) -> bool:
-    return any(c is not None and f.ability[c] == ability for c in cells)
+    return ability in line_abilities(f, cells)
 
 
 def board_has(f: Facts, board: Board, ability: Ability) -> bool:
-    return any(line_has(f, cells, ability) for cells in board)
+    memo = f.board_memo
+    known = memo.get(id(board))
+    if known is None or known[0] is not board:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        abilities = line_abilities(f, board[0]) | line_abilities(f, board[1]) | line_abilities(f, board[2])
+        known = memo[id(board)] = (board, abilities)  # holds the board: its id stays its own
+    return ability in known[1]
 
 
 def attack_value(f: Facts, cells: Cells, plague_lords: int) -> int:
     """The line's Attack Value (lines.py: Plague Lords 2 per Plague Lord in the tribe, a complete war
-    machine counts its rating once, loose machine cards nothing)."""
-    return lines.attack_value(cells, f.catalog, plague_lords)
+    machine counts its rating once, loose machine cards nothing), remembered per line."""
+    memo = f.attack_memo
+    key = (cells, plague_lords)
+    known = memo.get(key)
+    if known is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        known = memo[key] = lines.attack_value(cells, f.catalog, plague_lords)
+    return known
 
 
 def tribe_attack(f: Facts, board: Board, line: int) -> int:
-    return attack_value(f, board[line], count_ability(f, board, Ability.PLAGUE_LORDS))
+    return attack_value(f, board[line], count_ability(f, board, _ABILITY_PLAGUE_LORDS))
 
 
 def fearless(f: Facts, cells: Cells) -> bool:
@@ -135,7 +221,7 @@ def fearless(f: Facts, cells: Cells) -> bool:
 
 CLAWS_OF_MALAL = "claws-of-malal"
 # Plain troops otherwise, so the catalog gives them no ability id: matched by card id.
-_FEARLESS = frozenset({Ability.PLAGUE_LORDS, Ability.CHAOS_MARAUDERS, Ability.SHAMAN})
+_FEARLESS = frozenset({_ABILITY_PLAGUE_LORDS, _ABILITY_CHAOS_MARAUDERS, _ABILITY_SHAMAN})
 
 
 def symbol_in_board(f: Facts, board: Board, card: CardId) -> bool:

@@ -28,7 +28,7 @@ from companion.games.chaos_marauders.actions import (
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import must_place
-from companion.games.chaos_marauders.placement import legal_slots
+from companion.games.chaos_marauders.placement import legal_slots, open_slots
 from companion.games.chaos_marauders.state import (
     SLOTS,
     AttackOffer,
@@ -53,13 +53,19 @@ from companion.games.chaos_marauders.targets import (
     take_targets,
 )
 
+# Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
+_ABILITY_CHAOS_MARAUDERS = Ability.CHAOS_MARAUDERS
+_ABILITY_IDOL = Ability.IDOL
+_ABILITY_SNEAKY_GIT = Ability.SNEAKY_GIT
+
 ONE_ROLL = RollRequest(CUBE, 1, FACES)
 
 
 # Actions are immutable values: the few thousand distinct ones are built once and reused, because
 # constructing frozen dataclasses was the largest cost of listing legal actions.
 @functools.cache
-def _rolls(seat: int) -> tuple[Action, ...]:
+def rolls(seat: int) -> tuple[Action, ...]:
+    """``seat``'s two one-roll answers: an Orcish Eye, a Mark of Chaos."""
     return (Roll(seat, CUBE, (EYE,)), Roll(seat, CUBE, (MARK,)))  # type: ignore[arg-type]
 
 
@@ -79,7 +85,7 @@ def _shouts(seats: int, active: int) -> tuple[Shout, ...]:
 
 
 @functools.cache
-def _draw(seat: int, card: str) -> Draw:
+def draw_action(seat: int, card: str) -> Draw:
     return Draw(seat, card)  # type: ignore[arg-type]
 
 
@@ -96,9 +102,9 @@ def legal(f: Facts, state: State) -> list[Action]:
     out: list[Action] = []
     if top is None:
         active = state.active
-        out = [_draw(active, card) for card, n in zip(f.ids, state.pile, strict=True) if n]
+        out = [draw_action(active, card) for card, n in zip(f.ids, state.pile, strict=True) if n]
     elif isinstance(top, PlaceStep):
-        out = _place_options(f, state, top)
+        out = place_options(f, state, top)
     elif isinstance(top, AttackOffer):
         out = [
             Attack(top.player, top.line, q, m)
@@ -120,9 +126,9 @@ def legal(f: Facts, state: State) -> list[Action]:
     elif isinstance(top, OdluggRolls):
         for seat, face in enumerate(top.faces):
             if not face:
-                out.extend(_rolls(seat))
+                out.extend(rolls(seat))
     else:
-        out = list(_rolls(top.player))
+        out = list(rolls(top.player))
     if state.first_to_complete is None:
         out.extend(_interjections(f, state))
     return out
@@ -140,20 +146,25 @@ def _interjections(f: Facts, state: State) -> list[Action]:
     return out
 
 
-def _place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
+def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
+    """The placing player's own answers to a PlaceStep: placements, discards, a Git's assassination."""
     seat = top.player
+    if len(top.cards) == 1 and top.source != "draw":
+        return _own_options(f, state, top, top.cards[0].card)
+    if len(top.cards) == 1 and f.ability[top.cards[0].card] not in _FAR_REACHING:
+        return _own_options(f, state, top, top.cards[0].card)
     cards = [p.card for p in top.cards]
-    if top.source == "capture" and any(f.ability[c] == Ability.SNEAKY_GIT for c in cards):
-        cards = [c for c in cards if f.ability[c] == Ability.SNEAKY_GIT]
+    if top.source == "capture" and any(f.ability[c] == _ABILITY_SNEAKY_GIT for c in cards):
+        cards = [c for c in cards if f.ability[c] == _ABILITY_SNEAKY_GIT]
     lines = (top.hint_line,) if top.hint_line is not None else (0, 1, 2)
     out: list[Action] = []
     for card in dict.fromkeys(cards):
         ability = f.ability[card]
         drawn = top.source == "draw"
         opponents = [q for q in range(state.seats) if q != seat]
-        if drawn and ability == Ability.SNEAKY_GIT:
+        if drawn and ability == _ABILITY_SNEAKY_GIT:
             targets = opponents
-        elif drawn and ability == Ability.IDOL:
+        elif drawn and ability == _ABILITY_IDOL:
             targets = [seat, *opponents]
         else:
             targets = [seat]
@@ -168,8 +179,28 @@ def _place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
                     out.extend([row[s] for s in slots])
         if not (placeable and must_place(f, card, top.source)):
             out.append(_discard(seat, card))
-        if drawn and ability == Ability.SNEAKY_GIT:
+        if drawn and ability == _ABILITY_SNEAKY_GIT:
             out.extend(Pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))  # type: ignore[arg-type]
+    return out
+
+
+_FAR_REACHING = frozenset({_ABILITY_SNEAKY_GIT, _ABILITY_IDOL})
+"""Drawn cards that may go in an opponent's lines (a drawn Git may also assassinate one's own Git)."""
+
+
+def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Action]:
+    """``place_options`` for one card going in its placer's own lines (the common case), same order."""
+    seat = top.player
+    board = state.boards[seat]
+    out: list[Action] = []
+    placeable = False
+    for li in (top.hint_line,) if top.hint_line is not None else (0, 1, 2):
+        slots = open_slots(f, board[li], card)
+        if slots:
+            placeable = True
+            out.extend(map(_places(seat, card, li, None).__getitem__, slots))
+    if not (placeable and must_place(f, card, top.source)):
+        out.append(_discard(seat, card))
     return out
 
 
@@ -227,14 +258,14 @@ def _place_text(f: Facts, state: State, top: PlaceStep) -> str:
     first = top.cards[0].card
     if top.hint_line is not None:
         return f"{name}: {f.card[first].title} in line {top.hint_line + 1}: which slot?"
-    if top.source == "draw" and f.ability[first] == Ability.SNEAKY_GIT:
+    if top.source == "draw" and f.ability[first] == _ABILITY_SNEAKY_GIT:
         return (
             f"{name}: place the Sneaky Git in an opponent's line (within three spaces of a card), "
             "assassinate a Git in your own lines, or discard it"
         )
-    if top.source == "draw" and f.ability[first] == Ability.IDOL:
+    if top.source == "draw" and f.ability[first] == _ABILITY_IDOL:
         return f"{name}: place the Idol in one of your lines or an opponent's (within three spaces of a card)"
-    if top.source == "draw" and f.ability[first] == Ability.CHAOS_MARAUDERS:
+    if top.source == "draw" and f.ability[first] == _ABILITY_CHAOS_MARAUDERS:
         return f"{name}: place the card you drew (or discard)"  # quietly: the others must spot it
     what = ", ".join(f.card[p.card].title for p in top.cards)
     verb = {"capture": "place the captured", "steal": "place the stolen", "shout": "place"}.get(
@@ -283,10 +314,10 @@ def label(f: Facts, state: State, a: Action) -> str:
     names = state.names
     if isinstance(a, Place):
         whose = "" if a.target is None else f"{names[a.target]}'s "
-        what = "Drawn card" if f.ability[a.card] == Ability.CHAOS_MARAUDERS else f.card[a.card].title
+        what = "Drawn card" if f.ability[a.card] == _ABILITY_CHAOS_MARAUDERS else f.card[a.card].title
         return f"{what}: {whose}line {a.line + 1}, slot {(a.slot or 0) + 1}"
     if isinstance(a, Discard):
-        if a.card is None or f.ability[a.card] == Ability.CHAOS_MARAUDERS:
+        if a.card is None or f.ability[a.card] == _ABILITY_CHAOS_MARAUDERS:
             return "Discard"
         return f"Discard {f.card[a.card].title}"
     if isinstance(a, Attack):

@@ -266,28 +266,40 @@ def evolve(state: State, **changes: object) -> State:
     """``dataclasses.replace`` for State without re-running ``__init__``: the simulator's hot path
     builds a new State for nearly every action and ``replace`` dominated its profile. (State keeps a
     ``__dict__`` rather than slots for this: two dict updates are the cheapest copy.)"""
-    new = object.__new__(State)
-    fields = new.__dict__
-    fields.update(state.__dict__)
+    fields = state.__dict__.copy()
     fields.update(changes)
+    new = _new_state(State)
+    _set_attribute(new, "__dict__", fields)
     return new
 
 
+_new_state = object.__new__
+_set_attribute = object.__setattr__
+
+
 def set_cell(
-    state: State, seat: int, line: int, slot: int, card: CardId | None, owner: int | None = None
+    state: State,
+    seat: int,
+    line: int,
+    slot: int,
+    card: CardId | None,
+    owner: int | None = None,
+    **changes: object,
 ) -> State:
-    """``state`` with one slot changed; keeps the Git markers in step with the slot's card."""
-    board = state.boards[seat]
-    cells = board[line]
-    new_cells = (*cells[:slot], card, *cells[slot + 1 :])
-    new_board = tuple(new_cells if i == line else c for i, c in enumerate(board))
-    boards = (*state.boards[:seat], new_board, *state.boards[seat + 1 :])
+    """``state`` with one slot changed; keeps the Git markers in step with the slot's card.
+    ``changes``: other fields to change in the same step (one copy of the state instead of two)."""
+    boards = list(state.boards)
+    board = list(boards[seat])
+    cells = list(board[line])
+    cells[slot] = card
+    board[line] = tuple(cells)
+    boards[seat] = tuple(board)  # type: ignore[call-overload]
     markers = state.markers
     if markers and any(m[0] == seat and m[1] == line and m[2] == slot for m in markers):
         markers = tuple(m for m in markers if not (m[0] == seat and m[1] == line and m[2] == slot))
     if owner is not None:
         markers = (*markers, (seat, line, slot, owner))
-    return evolve(state, boards=boards, markers=markers)  # type: ignore[arg-type]
+    return evolve(state, boards=tuple(boards), markers=markers, **changes)  # type: ignore[arg-type]
 
 
 def clear_line(state: State, seat: int, line: int) -> State:

@@ -16,6 +16,14 @@ from companion.games.chaos_marauders.placement import (
 )
 from companion.games.chaos_marauders.state import EMPTY_LINE, State
 
+# Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
+_ABILITY_HORNED_RAT_STANDARD = Ability.HORNED_RAT_STANDARD
+_ABILITY_IDOL = Ability.IDOL
+_ABILITY_ODLUGG = Ability.ODLUGG
+_ABILITY_PLAGUE_LORDS = Ability.PLAGUE_LORDS
+_ABILITY_SNEAKY_GIT = Ability.SNEAKY_GIT
+_COLOUR_PURPLE = Colour.PURPLE
+
 Spot = tuple[int, int, int]
 """(seat, line, slot) of a card on the table."""
 
@@ -36,16 +44,16 @@ def attack_targets(
         if other == seat:
             continue
         other_board = state.boards[other]
-        plague = count_ability(f, other_board, Ability.PLAGUE_LORDS)
+        plague = count_ability(f, other_board, _ABILITY_PLAGUE_LORDS)
         for li, target in enumerate(other_board):
             # An empty play-sheet row holds no battle line to attack.
             if (
                 target == EMPTY_LINE
                 or is_complete(f, target)
-                or line_has(f, target, Ability.HORNED_RAT_STANDARD)
+                or line_has(f, target, _ABILITY_HORNED_RAT_STANDARD)
             ):
                 continue
-            if line_has(f, target, Ability.ODLUGG):
+            if line_has(f, target, _ABILITY_ODLUGG):
                 if brave is None:
                     brave = fearless(f, cells)
                 if not brave:
@@ -63,7 +71,7 @@ def stick_targets(f: Facts, state: State, seat: int) -> list[Spot]:
         if other != seat
         for li, cells in enumerate(state.boards[other])
         for s, c in enumerate(cells)
-        if c is not None and (f.colour[c] is Colour.PURPLE or f.ability[c] == Ability.ODLUGG)
+        if c is not None and (f.colour[c] is _COLOUR_PURPLE or f.ability[c] == _ABILITY_ODLUGG)
     ]
 
 
@@ -75,7 +83,7 @@ def steal_targets(f: Facts, state: State, seat: int) -> list[Spot]:
         if other != seat
         for li, cells in enumerate(state.boards[other])
         for s, c in enumerate(cells)
-        if c is not None and f.colour[c] is not Colour.PURPLE
+        if c is not None and f.colour[c] is not _COLOUR_PURPLE
     ]
 
 
@@ -96,7 +104,7 @@ def blast_targets(f: Facts, state: State, seat: int) -> list[tuple[int, int]]:
         for other in range(state.seats)
         if other != seat
         for li, cells in enumerate(state.boards[other])
-        if any(c is not None for c in cells) and not line_has(f, cells, Ability.HORNED_RAT_STANDARD)
+        if any(c is not None for c in cells) and not line_has(f, cells, _ABILITY_HORNED_RAT_STANDARD)
     ]
 
 
@@ -106,16 +114,16 @@ def git_spots(f: Facts, state: State, seat: int) -> list[tuple[int, int]]:
         (li, s)
         for li, cells in enumerate(state.boards[seat])
         for s, c in enumerate(cells)
-        if c is not None and f.ability[c] == Ability.SNEAKY_GIT
+        if c is not None and f.ability[c] == _ABILITY_SNEAKY_GIT
     ]
 
 
 def holds_odlugg(f: Facts, state: State, seat: int) -> bool:
-    return board_has(f, state.boards[seat], Ability.ODLUGG)
+    return board_has(f, state.boards[seat], _ABILITY_ODLUGG)
 
 
 def idol_holder(f: Facts, state: State) -> int | None:
     for seat in range(state.seats):
-        if board_has(f, state.boards[seat], Ability.IDOL):
+        if board_has(f, state.boards[seat], _ABILITY_IDOL):
             return seat
     return None

@@ -6,6 +6,7 @@ rules let him keep it only if nobody spots it, so the screen must not spot it fo
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from companion.engine import JSON, Prompt
@@ -73,9 +74,11 @@ def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
         "round": state.round,
         "active": state.active,
         "draw_pile": sum(state.pile),
+        "draw_pile_cards": {f.ids[i]: n for i, n in enumerate(state.pile) if n},
         "discard_pile": {
             "count": len(state.discard),
             "top": _card(f, state.discard[-1], None) if state.discard else None,
+            "cards": dict(Counter(state.discard)),
         },
         "drawn_card": drawn,
         "pending_cards": pending,

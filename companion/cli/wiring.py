@@ -1,0 +1,98 @@
+"""The adapters a table runs with, built from the settings and started around the web server.
+
+Wiring only: which adapter exists is decided by configuration, what each does lives in its package.
+
+* the Table (always): ``[table]`` layout, tags in the event log's SQLite file;
+* the serial link (when a port is configured: ``serial_port = ...``, or ``port`` in a ``[firmware]``
+  or ``[serial]`` section): its status becomes the view's ``devices["firmware"]``, its observations go
+  to the table;
+* the GPIO stack (when ``[hardware.gpio]`` is present).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from companion.session.contract import SessionPort
+from companion.settings import Settings
+from companion.table import Table, TableConfig, TagRegistry
+
+log = logging.getLogger(__name__)
+
+FIRMWARE_DEVICE = "firmware"
+"""The name the serial device's status has in the view's ``devices`` (the TV shows it)."""
+
+
+@dataclass
+class Adapters:
+    table: Table
+    link: Any | None = None
+    """The ``firmware_bridge.link.HostLink`` when a serial port is configured."""
+    gpio: Any | None = None
+    """The ``hardware.stack.GpioStack`` when ``[hardware.gpio]`` is configured."""
+
+
+def serial_port(settings: Settings) -> str | None:
+    """The configured port spec (path, by-id link, ``VID:PID`` or pyserial URL), if any."""
+    if settings.serial_port:
+        return settings.serial_port
+    for section in ("serial", "firmware"):
+        value = settings.extra.get(section, {})
+        port = value.get("port") if isinstance(value, Mapping) else None
+        if isinstance(port, str) and port:
+            return port
+    return None
+
+
+def gpio_section(settings: Settings) -> Mapping[str, Any] | None:
+    hardware = settings.extra.get("hardware", {})
+    section = hardware.get("gpio") if isinstance(hardware, Mapping) else None
+    return section if isinstance(section, Mapping) else None
+
+
+@contextmanager
+def adapters(settings: Settings, session: SessionPort) -> Iterator[Adapters]:
+    """Builds and starts the configured adapters; stops them (last started first) when the block ends."""
+    with ExitStack() as stack:
+        registry = TagRegistry.open(settings.db)
+        stack.callback(registry.close)
+        table = Table(session, TableConfig.from_mapping(settings.extra.get("table", {})), registry)
+        table.start()
+        stack.callback(table.stop)
+        wired = Adapters(table)
+        port = serial_port(settings)
+        if port is not None:
+            wired.link = _start_link(port, session, table)
+            stack.callback(wired.link.stop)
+        section = gpio_section(settings)
+        if section is not None:
+            wired.gpio = _start_gpio(section, session, table)
+            stack.callback(wired.gpio.close)
+        yield wired
+
+
+def _start_link(port: str, session: SessionPort, table: Table) -> Any:
+    from firmware_bridge.link import HostLink
+
+    def report(status: dict[str, Any]) -> None:
+        session.report_device(FIRMWARE_DEVICE, status)
+
+    link = HostLink(port, on_observation=table.observe, on_status=report)
+    report(link.status())  # "searching" on the TV from the first moment, not after the first attempt
+    link.start()
+    log.info("serial link on %s", port)
+    return link
+
+
+def _start_gpio(section: Mapping[str, Any], session: SessionPort, table: Table) -> Any:
+    from hardware.config import GpioConfig
+    from hardware.stack import GpioStack
+
+    gpio = GpioStack(GpioConfig.from_mapping(section), session, table.observe)
+    table.on_rejected(gpio.rejected)
+    gpio.start()
+    return gpio

@@ -1,0 +1,57 @@
+"""``companion.cli.wiring``: which adapters the settings switch on, and that they are connected up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.cli.wiring import adapters, serial_port
+from companion.engine import JSON
+from companion.session import Session
+from companion.session.contract import Command
+from companion.settings import Settings
+
+GPIO = {"pin_factory": "mock", "shout_buttons": [17, 27], "player_leds": [5, 6], "buzzer": 12}
+PLAYERS = [{"name": "Grotsnik", "colour": "#e23b3b"}, {"name": "Ugluk", "colour": "#2f7df6"}]
+
+
+def wait_until(session: Session, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Waits on a condition, woken by every view the session publishes (no sleeping)."""
+    subscription = session.subscribe()
+    deadline = time.monotonic() + timeout
+    try:
+        while not predicate() and time.monotonic() < deadline:
+            subscription.get(timeout=0.05)
+        return predicate()
+    finally:
+        subscription.close()
+
+
+def test_serial_port_from_the_setting_or_a_section() -> None:
+    assert serial_port(Settings()) is None
+    assert serial_port(Settings(serial_port="2E8A:0005")) == "2E8A:0005"
+    assert serial_port(Settings(extra={"firmware": {"port": "/dev/ttyACM0"}})) == "/dev/ttyACM0"
+    assert serial_port(Settings(extra={"serial": {"port": "loop://"}})) == "loop://"
+
+
+def test_a_missing_serial_device_shows_as_searching(tmp_path: Path) -> None:
+    db = tmp_path / "table.sqlite3"
+    settings = Settings(db=db, serial_port=str(tmp_path / "no-such-port"))
+    with Session(db) as session, adapters(settings, session) as wired:
+        assert wired.link is not None
+        assert wait_until(session, lambda: "firmware" in session.view()["devices"])
+        firmware: dict[str, JSON] = session.view()["devices"]["firmware"]  # type: ignore[assignment]
+        assert firmware["state"] == "searching"
+
+
+def test_gpio_with_the_mock_pin_factory_follows_the_turn(tmp_path: Path) -> None:
+    db = tmp_path / "table.sqlite3"
+    settings = Settings(db=db, extra={"hardware": {"gpio": GPIO}})
+    with Session(db) as session, adapters(settings, session) as wired:
+        assert wired.link is None
+        assert wired.gpio is not None
+        setup = {"game": "chaos-marauders", "players": PLAYERS}
+        assert session.submit(Command(kind="new_game", source="control", payload=setup)).accepted
+        leds = wired.gpio.leds.leds
+        assert wait_until(session, lambda: [led.value for led in leds] == [1, 0], timeout=3.0)
