@@ -143,6 +143,8 @@ class PhysicalPlayer:
         self._tags = deck_tags()
         self._where: dict[str, int] = {}
         """UID → reader it lies on (our own record of the table: the device is write-only to us)."""
+        self._last: dict[str, int] = {}
+        """UID → reader it was last laid on (the table remembers that too)."""
         self._green = {card.id for card in load_catalog() if card.colour is Colour.GREEN}
         self._pause = threading.Event()  # never set: waited on with a timeout (see ``tidy``)
         self.physical = 0
@@ -238,7 +240,7 @@ class PhysicalPlayer:
 
     def _direct(self, payload: Mapping[str, Any], physical: bool) -> None:
         if physical:
-            log.info("physical act not taken up, submitting %s directly", dict(payload))
+            log.info("not enacted at the table (or not taken up): submitting %s directly", dict(payload))
         self.direct += 1
         self._submit(payload)
 
@@ -261,17 +263,27 @@ class PhysicalPlayer:
         for seat, board in enumerate(state.boards[: layout.seats]):
             for line, cells in enumerate(board):
                 wanted[layout.line_reader(seat, line)] = Counter(c for c in cells if c is not None)
-        # The pad keeps a card still waiting to be placed; the discard reader only the pile's top card.
+        # The pad keeps a card still waiting to be placed; the discard reader the discard pile.
         wanted[layout.pad_reader] = Counter(self._pending_cards(state))
-        wanted[layout.discard_reader] = Counter(state.discard[-1:])
+        wanted[layout.discard_reader] = Counter(state.discard)
         moved = False
+        leaving: list[str] = []
         for uid, reader in list(self._where.items()):
             keep = wanted.get(reader, Counter())
             if keep[self._tags[uid]] > 0:
                 keep[self._tags[uid]] -= 1
             else:
+                leaving.append(uid)
+        for uid in leaving:
+            moved = True
+            pile = wanted[layout.discard_reader]
+            if pile[self._tags[uid]] > 0 and self._where[uid] != layout.discard_reader:
+                # A rule discarded it: players put it on the discard pile, where the table takes it
+                # silently and from then on knows the card comes from the pile, not from a line.
+                pile[self._tags[uid]] -= 1
+                self._move(uid, layout.discard_reader)
+            else:
                 self._lift(uid)
-                moved = True
         for reader, missing in wanted.items():
             if reader in (layout.pad_reader, layout.discard_reader):
                 continue  # nobody lays a card there to tidy up
@@ -300,8 +312,16 @@ class PhysicalPlayer:
 
     def _copy_for(self, card: str, reader: int) -> str | None:
         """The copy to lay on ``reader``: the one on the pad (just drawn), else one in hand, else one
-        from the discard pile; None when every copy already lies elsewhere."""
+        from the discard pile; None when every copy already lies elsewhere.
+
+        For the discard pile, a copy in hand that lay there before comes first and one last laid on a
+        line or the pad comes last: the table remembers where a tag lay (a card from a line to the pile
+        is a rule's discard), and takes a never-seen copy of the pile's top card as already discarded.
+        """
         copies = [uid for uid in self._copies(card) if self._where.get(uid) != reader]
+        if reader == self._layout.discard_reader:
+            rank = {reader: 0, None: 1}
+            copies.sort(key=lambda uid: rank.get(self._last.get(uid), 2))
         for place in (self._layout.pad_reader, None, self._layout.discard_reader):
             for uid in copies:
                 if self._where.get(uid) == place:
@@ -315,7 +335,7 @@ class PhysicalPlayer:
         if uid in self._where:
             self._lift(uid)  # lifted before it is laid: a card never reads on two readers at once
         self._device.put_tag(reader, uid)
-        self._where[uid] = reader
+        self._where[uid] = self._last[uid] = reader
 
     def _lift(self, uid: str) -> None:
         self._device.remove_tag(self._where.pop(uid), uid)

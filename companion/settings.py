@@ -98,7 +98,7 @@ _SIMPLE: dict[str, type | tuple[type, ...]] = {
     "sse_retry_ms": int,
     "log_level": str,
 }
-_SECTIONS = ("hardware", "vision", "firmware", "mqtt", "table")
+_SECTIONS = ("hardware", "vision", "firmware", "serial", "mqtt", "table")
 
 
 def settings_from_mapping(data: Mapping[str, Any]) -> Settings:

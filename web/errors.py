@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 
 
 def wants_json() -> bool:
-    if request.path.startswith(("/api/", "/stream", "/control/commands")):
+    if request.path.startswith(("/api/", "/stream", "/control/commands", "/control/enrol")):
         return True
     best = request.accept_mimetypes.best_match(["text/html", "application/json"])
     return best == "application/json"

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from firmware_bridge.firmware import mfrc522, tablelogic
+from firmware_bridge.firmware import mfrc522, tablelogic, tcproto
 
 
 def test_debouncer_ignores_bounces_and_reports_edges() -> None:
@@ -128,3 +128,11 @@ def test_driver_reads_a_seven_byte_uid_through_two_cascade_levels() -> None:
     chip = FakeChip(bytes.fromhex("04A1B2C3D4E5F6"))
     reader = mfrc522.MFRC522(chip, chip)
     assert reader.read_uid() == bytes.fromhex("04A1B2C3D4E5F6")
+
+
+def test_firmware_and_host_agree_on_every_message_type_number() -> None:
+    """The two sides keep their own constants (MicroPython has no enum): they must never drift."""
+    from firmware_bridge.messages import MsgType
+
+    for member in MsgType:
+        assert getattr(tcproto, member.name) == member.value, member.name
