@@ -80,11 +80,23 @@ def test_device_status_and_notices_are_shown(page, table):
         "table",
         {"state": "ready", "notices": [{"level": "warning", "text": "Unknown tag 04:A1:9C on reader 3"}]},
     )
-    table.session.report_device("firmware", {"state": "lost", "battery": {"millivolts": 3700, "percent": 41}})
+    heard = 1_795_430_829.0  # the Pi's clock; the page shows it as a time of day
+    table.session.report_device(
+        "firmware",
+        {
+            "state": "lost",
+            "firmware": "0.1.0",
+            "last_heard": heard,
+            "battery": {"millivolts": 3700, "percent": 41},
+        },
+    )
     page.wait_for_selector(".notice-warning", timeout=TIMEOUT_MS)
     assert page.locator(".notice-warning").inner_text() == "Unknown tag 04:A1:9C on reader 3"
     page.wait_for_selector(".device-lost", timeout=TIMEOUT_MS)
-    assert page.locator(".device-lost .device-state").inner_text() == "lost · 41%"
+    shown_time = page.evaluate(f"new Date({heard} * 1000).toLocaleTimeString([], {{hour12: false}})")
+    assert (
+        page.locator(".device-lost .device-state").inner_text() == f"lost · v0.1.0 · 41% · heard {shown_time}"
+    )
     assert page.locator(".device-ready .device-name").inner_text() == "table"
 
 

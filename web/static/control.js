@@ -235,7 +235,7 @@
     var devices = clear($("c-devices"));
     Object.keys(v.devices || {}).forEach(function (name) {
       var s = v.devices[name] || {};
-      devices.appendChild(el("li", null, name + ": " + (s.state || s.status || "?")));
+      devices.appendChild(el("li", null, name + ": " + TableLive.deviceSummary(s)));
     });
     var notices = clear($("c-notices"));
     (v.notices || []).forEach(function (n) { notices.appendChild(el("li", "notice", n.text)); });

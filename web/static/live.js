@@ -85,5 +85,19 @@ var TableLive = (function () {
     return node;
   }
 
-  return { connect: connect, el: el };
+  // One line per device for both pages: state, firmware version, battery, and when it was last heard.
+  // "Last heard" is shown as the Pi's time of day, not "N s ago": the TV's clock may differ from the Pi's.
+  function deviceSummary(status) {
+    var parts = [status.state || status.status || "?"];
+    if (status.firmware) parts.push("v" + status.firmware);
+    if (status.battery && status.battery.percent !== undefined && status.battery.percent !== null) {
+      parts.push(status.battery.percent + "%");
+    }
+    if (typeof status.last_heard === "number") {
+      parts.push("heard " + new Date(status.last_heard * 1000).toLocaleTimeString([], { hour12: false }));
+    }
+    return parts.join(" · ");
+  }
+
+  return { connect: connect, el: el, deviceSummary: deviceSummary };
 })();

@@ -175,9 +175,7 @@ var TableTV = (function () {
       var item = el("li", "device device-" + String(state).replace(/[^a-z_-]/gi, ""));
       item.appendChild(el("span", "device-dot"));
       item.appendChild(el("span", "device-name", name));
-      var battery = status.battery && status.battery.percent !== undefined ? " · " + status.battery.percent + "%" : "";
-      var version = status.firmware ? " · v" + status.firmware : ""; // the serial device's firmware
-      item.appendChild(el("span", "device-state", state + version + battery));
+      item.appendChild(el("span", "device-state", TableLive.deviceSummary(status)));
       devices.appendChild(item);
     });
   }
