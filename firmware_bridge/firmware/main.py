@@ -9,7 +9,7 @@ import os
 import select
 import sys
 from binascii import hexlify
-from time import ticks_diff, ticks_ms
+from time import sleep_ms, ticks_diff, ticks_ms
 
 import micropython
 from machine import ADC, SPI, Pin, unique_id
@@ -23,13 +23,18 @@ CONFIG = {
     "spi": {"id": 0, "sck": 2, "mosi": 3, "miso": 4, "baudrate": 1_000_000},
     "rst": 22,  # one reset line shared by every MFRC522
     "readers": [5, 6, 7, 8],  # chip-select (SDA) pin of each reader; list index = reader number
+    # Per reader (battle line) and poll: bounds the time one poll takes. Lowered at start-up if a
+    # STATE listing that many 7-byte UIDs on every reader would not fit one frame (8 readers: 7).
+    "max_tags": 12,
     "buttons": [{"id": 0, "pin": 14}, {"id": 1, "pin": 15}],  # to GND, internal pull-ups
     "dice": [{"id": 0, "kind": "d20", "pin": 10}, {"id": 1, "kind": "cube", "pin": 11}],
     "status_led": "LED",  # the Pico's on-board LED ("LED" works on Pico and Pico W)
     "vsys_adc": 29,  # VSYS through the board's 1/3 divider: the battery voltage
     "vsys_divider": 3,
-    # One reader per loop pass, back to back: an empty reader costs ~2.5 ms (one 2 ms timeout), a
-    # tag ~5 ms, so four readers are each seen every ~10-20 ms, which bounds tag-on-reader latency.
+    # One reader per loop pass, back to back. A poll is an inventory of every tag on the reader:
+    # 5 ms field settle + ~2.5 ms for the final silent REQA, plus ~5 ms per tag (anticollision,
+    # SELECT, and a 2 ms HLTA timeout). Four readers with a few cards each are each seen every
+    # ~50-100 ms; between its polls a reader's field is off, which resets its tags for the next one.
     "reader_poll_ms": 0,
     "battery_ms": 10_000,
 }
@@ -100,7 +105,7 @@ class Table:
             mosi=Pin(spi_cfg["mosi"]),
             miso=Pin(spi_cfg["miso"]),
         )
-        self.readers = [mfrc522.MFRC522(spi, Pin(cs, Pin.OUT, value=1)) for cs in config["readers"]]
+        self.readers = [mfrc522.MFRC522(spi, Pin(cs, Pin.OUT, value=1), sleep_ms) for cs in config["readers"]]
         self.versions = [reader.init() for reader in self.readers]  # 0x91/0x92; 0x00 means not wired
         self.presence = [tablelogic.Presence() for _ in self.readers]
         self.buttons = [
@@ -112,19 +117,19 @@ class Table:
             self.dice.append((die, Pin(d["pin"], Pin.IN, Pin.PULL_UP), tablelogic.Debouncer()))
         self.adc = ADC(config["vsys_adc"])
         self.next_reader = 0
+        self.max_tags = tablelogic.max_tags_per_reader(
+            len(self.readers), len(self.dice), config["max_tags"], tcproto.MAX_FRAME
+        )
 
     def snapshot(self):
-        tags = [(i, [p.uid] if p.uid else []) for i, p in enumerate(self.presence)]
+        tags = [(i, p.uids()) for i, p in enumerate(self.presence)]
         return tags, [(die.die, die.kind, die.face) for die, _, _ in self.dice]
 
     def poll_reader(self, link):
         i = self.next_reader
         self.next_reader = (i + 1) % len(self.readers)
-        for edge, uid in self.presence[i].update(self.readers[i].read_uid()):
-            if edge == "present":
-                link.tag_present(i, uid)
-            else:
-                link.tag_removed(i, uid)
+        uids = self.readers[i].inventory(self.max_tags)  # every tag on this battle line
+        tablelogic.report_tags(link, i, self.presence[i].update(uids))
 
     def scan_buttons(self, link, now):
         for button_id, pin, debouncer in self.buttons:

@@ -36,31 +36,54 @@ class Debouncer:
 
 
 class Presence:
-    """Which tag is on one reader. RF reads fail now and then with a tag in place, so a tag counts
-    as gone only after ``misses`` empty polls in a row; a different UID replaces it at once."""
+    """Which tags lie on one reader (a battle line: any number of cards on one antenna).
+
+    RF reads fail now and then with a tag in place (a garbled anticollision round, a card at the
+    edge of the field), so each tag counts as gone only after ``misses`` polls in a row without it;
+    a new UID is present at once, and does not displace the others.
+    """
 
     def __init__(self, misses=3):
-        self.uid = None
-        self.missed = 0
+        self.missed = {}  # uid -> polls in a row it was not seen; insertion order = order seen
         self.misses = misses
 
-    def update(self, uid):
-        """Feed one poll's UID (or None); returns a list of ("present"|"removed", uid) edges."""
-        if uid is None:
-            if self.uid is None:
-                return []
-            self.missed += 1
-            if self.missed < self.misses:
-                return []
-            gone, self.uid, self.missed = self.uid, None, 0
-            return [("removed", gone)]
-        self.missed = 0
-        if uid == self.uid:
-            return []
-        edges = [("removed", self.uid)] if self.uid is not None else []
-        self.uid = uid
-        edges.append(("present", uid))
+    def uids(self):
+        return list(self.missed)
+
+    def update(self, uids):
+        """Feed one poll's UIDs (a list; None means none); returns ("present"|"removed", uid) edges."""
+        seen = list(uids) if uids else []
+        edges = []
+        for uid in list(self.missed):
+            if uid in seen:
+                self.missed[uid] = 0
+                continue
+            self.missed[uid] += 1
+            if self.missed[uid] >= self.misses:
+                del self.missed[uid]
+                edges.append(("removed", uid))
+        for uid in seen:
+            if uid not in self.missed:
+                self.missed[uid] = 0
+                edges.append(("present", uid))
         return edges
+
+
+def max_tags_per_reader(readers, dice, wanted, max_frame=512, uid_len=7):
+    """How many tags per reader a poll may report so that a STATE of full readers still fits one
+    frame (``max_frame`` decoded bytes: 6 of header and CRC; payload 3 + 2 per reader + 3 per die
+    + 1 + ``uid_len`` per tag). 7-byte UIDs (NTAG, Ultralight) are the longest tags we meet."""
+    room = max_frame - 6 - 3 - 2 * readers - 3 * dice
+    return max(1, min(wanted, room // (readers * (1 + uid_len))))
+
+
+def report_tags(link, reader, edges):
+    """Send ``Presence.update`` edges of one reader as TAG_PRESENT / TAG_REMOVED events."""
+    for edge, uid in edges:
+        if edge == "present":
+            link.tag_present(reader, uid)
+        else:
+            link.tag_removed(reader, uid)
 
 
 class Die:

@@ -21,16 +21,34 @@ def test_debouncer_ignores_bounces_and_reports_edges() -> None:
     assert d.update(False, 221) is False
 
 
-def test_presence_needs_several_misses_and_swaps_at_once() -> None:
+def test_presence_needs_several_misses_per_tag_and_keeps_several_tags() -> None:
+    a, b = b"\x01\x02\x03\x04", b"\x05\x06\x07\x08"
     p = tablelogic.Presence(misses=3)
-    assert p.update(b"\x01\x02\x03\x04") == [("present", b"\x01\x02\x03\x04")]
-    assert p.update(None) == [] and p.update(None) == []
-    assert p.update(b"\x01\x02\x03\x04") == []  # a flaky read, not a removal
-    assert p.update(b"\x05\x06\x07\x08") == [
-        ("removed", b"\x01\x02\x03\x04"),
-        ("present", b"\x05\x06\x07\x08"),
-    ]
-    assert [p.update(None) for _ in range(3)][-1] == [("removed", b"\x05\x06\x07\x08")]
+    assert p.update([a]) == [("present", a)]
+    assert p.update(None) == [] and p.update([]) == []
+    assert p.update([a]) == []  # a flaky read, not a removal
+    assert p.update([a, b]) == [("present", b)]  # a second card on the line does not displace the first
+    assert p.uids() == [a, b]
+    assert p.update([b]) == [] and p.update([b]) == []
+    assert p.update([b]) == [("removed", a)]  # a alone missed three polls in a row
+    assert [p.update([]) for _ in range(3)][-1] == [("removed", b)]
+    assert p.uids() == []
+
+
+@pytest.mark.parametrize(
+    ("readers", "dice", "wanted", "expected"), [(4, 2, 12, 12), (8, 2, 12, 7), (1, 0, 99, 62)]
+)
+def test_max_tags_per_reader_keeps_a_full_state_in_one_frame(
+    readers: int, dice: int, wanted: int, expected: int
+) -> None:
+    got = tablelogic.max_tags_per_reader(readers, dice, wanted, tcproto.MAX_FRAME)
+    assert got == expected
+    uid = bytes(7)
+    payload = tcproto.state_payload(
+        0, [(r, [uid] * got) for r in range(readers)], [(d, 6, 20) for d in range(dice)]
+    )
+    assert len(tcproto.encode_frame(tcproto.STATE, 0, payload)) > 0
+    assert 6 + len(payload) <= tcproto.MAX_FRAME
 
 
 def test_die_tumbles_then_settles_on_a_face_in_range() -> None:
