@@ -106,3 +106,24 @@ def test_a_reader_set_to_a_line_the_game_lacks_is_reported():
     wrong = ReaderZone(9, ZoneKind.LINE, 0, 3)
     assert isinstance(MAPPER.placed(wrong, "idol", published(), None), Note)
     assert MAPPER.cards_in(wrong, published()) == []
+
+
+def test_a_card_moved_from_a_line_to_the_discard_pile_makes_room_for_a_war_machine():
+    cramped = [
+        {"kind": "correct_place", "player": 0, "card": card, "line": line, "slot": slot}
+        for line in range(3)
+        for card, slot in (("hobgoblin-standard", 10), ("hobgoblin-musician", 11))
+    ]
+    view = published(
+        *cramped,
+        {"kind": "correct_place", "player": 1, "card": "smasher-left", "line": 0, "slot": 3},
+        {"kind": "draw", "player": 0, "card": "smasher-crew"},
+    )
+    lifted = MAPPER.lifted(OWN_LINE, "hobgoblin-standard", view)
+    assert isinstance(lifted, Note) and "make room" in lifted.text
+    act = MAPPER.placed(DISCARD, "hobgoblin-standard", view, ZoneKind.LINE)
+    assert isinstance(act, Act)
+    assert dict(act.payload) == {"kind": "make_room", "player": 0, "line": 0, "slot": 10}
+    GAME.parse_action(act.payload)
+    # A card the crew has no use for discarding is not taken for room.
+    assert MAPPER.placed(DISCARD, "hobgoblin-musician", view, ZoneKind.LINE) is None

@@ -136,6 +136,17 @@ class ForceDiscard(Action):
 
 
 @dataclass(frozen=True)
+class MakeRoom(Action):
+    """``player`` discards his own card at ``line``/``slot`` to make room for a war machine card his
+    crew brings, when no open slot takes it (card reference p.15; see ``make_room``)."""
+
+    kind: ClassVar[str] = "make_room"
+    player: PlayerId
+    line: int
+    slot: int
+
+
+@dataclass(frozen=True)
 class CorrectPlace(Action):
     """A hand correction: ``card`` taken from the draw pile or the discard pile (``source``) is put on
     ``player``'s ``line``/``slot``. ``owner``: the seat owning it, for a Sneaky Git only."""
@@ -173,6 +184,7 @@ CODEC = ActionCodec(
     Reorganise,
     Shout,
     ForceDiscard,
+    MakeRoom,
     Roll,
     CorrectPlace,
     CorrectRemove,
@@ -193,6 +205,7 @@ __all__ = [
     "Discard",
     "Draw",
     "ForceDiscard",
+    "MakeRoom",
     "Pick",
     "Place",
     "Reorganise",

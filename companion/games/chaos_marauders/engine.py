@@ -27,6 +27,7 @@ from companion.games.chaos_marauders import (
     cheating,
     corrections,
     flow,
+    make_room,
     prompts,
     specials_green,
     specials_picks,
@@ -43,6 +44,7 @@ from companion.games.chaos_marauders.actions import (
     Discard,
     Draw,
     ForceDiscard,
+    MakeRoom,
     Pick,
     Place,
     Reorganise,
@@ -138,7 +140,7 @@ class ChaosMarauders(Game[State]):
         return view.view(self.facts, state, self.prompt(state))
 
 
-_KEEP_FRESH = frozenset({Draw, Place, Shout, ForceDiscard, *CORRECTIONS})
+_KEEP_FRESH = frozenset({Draw, Place, MakeRoom, Shout, ForceDiscard, *CORRECTIONS})
 """Actions during which a just-drawn card stays fresh (open to a Git's forced discard)."""
 
 
@@ -201,6 +203,8 @@ def _handler(f: Facts, state: State, a: Action) -> Handler:
         return flow.place
     if isinstance(a, Discard):
         return flow.discard_pending
+    if isinstance(a, MakeRoom):
+        return make_room.make_room
     if isinstance(a, Pick):
         return specials_picks.pick
     if isinstance(a, Attack):

@@ -15,6 +15,7 @@ from companion.games.chaos_marauders.actions import Discard, Draw, Place
 from companion.games.chaos_marauders.cards import CardId, Colour, Part
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
+from companion.games.chaos_marauders.make_room import room_spots
 from companion.games.chaos_marauders.placement import (
     board_has,
     is_complete,
@@ -367,6 +368,8 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
         if must_place(f, card, top.source):
             if any(legal_slots(f, cells, card) for cells in state.boards[a.player]):
                 fail(f"{title(f, card)} must be placed when it can be")
+            if room_spots(f, state, top, card):
+                fail(f"{title(f, card)} must be placed: discard one of your own cards to make room for it")
         rest = top.cards[:index] + top.cards[index + 1 :]
         stack = (*state.stack[:-1], replace(top, cards=rest, hint_line=None)) if rest else state.stack[:-1]
         ends = state.turn_ends or (top.source == "draw" and a.player == state.active)

@@ -21,6 +21,7 @@ from companion.games.chaos_marauders.actions import (
     Discard,
     Draw,
     ForceDiscard,
+    MakeRoom,
     Pick,
     Place,
     Shout,
@@ -28,6 +29,7 @@ from companion.games.chaos_marauders.actions import (
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import must_place
+from companion.games.chaos_marauders.make_room import room_spots
 from companion.games.chaos_marauders.placement import legal_slots, open_slots
 from companion.games.chaos_marauders.state import (
     SLOTS,
@@ -77,6 +79,11 @@ def _decline(seat: int) -> Decline:
 @functools.cache
 def _discard(seat: int, card: str) -> Discard:
     return Discard(seat, card)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _make_room(seat: int, line: int, slot: int) -> MakeRoom:
+    return MakeRoom(seat, line, slot)  # type: ignore[arg-type]
 
 
 @functools.cache
@@ -178,10 +185,10 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
                     row = _places(seat, card, li, None if target == seat else target)
                     out.extend([row[s] for s in slots])
         if not (placeable and must_place(f, card, top.source)):
-            out.append(_discard(seat, card))
+            out.extend(_no_slot_options(f, state, top, card, placeable))
         if drawn and ability == _ABILITY_SNEAKY_GIT:
             out.extend(Pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))  # type: ignore[arg-type]
-    return out
+    return list(dict.fromkeys(out))  # two machine cards may need the same room made
 
 
 _FAR_REACHING = frozenset({_ABILITY_SNEAKY_GIT, _ABILITY_IDOL})
@@ -200,8 +207,16 @@ def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Acti
             placeable = True
             out.extend(map(_places(seat, card, li, None).__getitem__, slots))
     if not (placeable and must_place(f, card, top.source)):
-        out.append(_discard(seat, card))
+        out.extend(_no_slot_options(f, state, top, card, placeable))
     return out
+
+
+def _no_slot_options(f: Facts, state: State, top: PlaceStep, card: str, placeable: bool) -> list[Action]:
+    """The discard of ``card``, or where its crew must make room for it, the discards that do."""
+    spots = [] if placeable else room_spots(f, state, top, card)
+    if spots:
+        return [_make_room(top.player, li, s) for li, s in spots]
+    return [_discard(top.player, card)]
 
 
 def _choice_spots(f: Facts, state: State, top: CardChoice) -> list[tuple[int, int, int]]:
@@ -267,6 +282,9 @@ def _place_text(f: Facts, state: State, top: PlaceStep) -> str:
         return f"{name}: place the Idol in one of your lines or an opponent's (within three spaces of a card)"
     if top.source == "draw" and f.ability[first] == _ABILITY_CHAOS_MARAUDERS:
         return f"{name}: place the card you drew (or discard)"  # quietly: the others must spot it
+    cramped = next((p.card for p in top.cards if room_spots(f, state, top, p.card)), None)
+    if cramped is not None:
+        return f"{name}: no open slot takes {f.card[cramped].title}: discard one of your cards to make room"
     what = ", ".join(f.card[p.card].title for p in top.cards)
     verb = {"capture": "place the captured", "steal": "place the stolen", "shout": "place"}.get(
         top.source, "place"
@@ -332,4 +350,8 @@ def label(f: Facts, state: State, a: Action) -> str:
         return "Orcish Eye" if a.faces == (EYE,) else "Mark of Chaos"
     if isinstance(a, Decline):
         return "Decline"
+    if isinstance(a, MakeRoom):
+        card = state.card_at(a.player, a.line, a.slot)
+        what = f.card[card].title if card else "?"
+        return f"Make room: discard {what} (line {a.line + 1}, slot {a.slot + 1})"
     return a.kind

@@ -4,7 +4,8 @@
   card was laid straight from the pile); ``slot`` from the reader's config or None, in which case the
   engine places it in the only open slot or asks which. A line of another player -> ``target``.
 * discard reader -> ``discard`` of the card waiting to be placed; a card laid there straight from
-  the pile is drawn first, then discarded (two inputs, the second only if the first is accepted).
+  the pile is drawn first, then discarded (two inputs, the second only if the first is accepted);
+  a card moved there from its line while a war machine's crew must make room -> ``make_room``.
   A card a rule already discarded needs nothing: the engine shows it on the discard pile.
 * pad -> ``draw``: the card just drawn, shown to the table (green cards are resolved from here).
 * shout button -> ``shout``; next button -> ``decline`` when the prompt offers it.
@@ -85,6 +86,9 @@ class ChaosMaraudersMapper:
         if zone.zone is not ZoneKind.LINE:
             return None
         place = zone.label(player_names(view))
+        if self._room_for(card_id, view) is not None:
+            title = self.shown_title(card_id)
+            return Note(f"{title} lifted from {place}: lay it on the discard pile to make room")
         return Note(
             f"{self.shown_title(card_id)} lifted from {place} — put it back or correct it on the control page"
         )
@@ -108,6 +112,9 @@ class ChaosMaraudersMapper:
             action = choice["action"]
             if action.get("kind") == "discard" and action.get("card") == card_id:
                 return Act(action, what)
+        room = self._room_for(card_id, view)
+        if room is not None:
+            return Act(room, what)
         if came_from in (ZoneKind.LINE, ZoneKind.PAD):
             # Leaving play: a rule discarded it (a mismatch was already flagged when it was lifted).
             return None
@@ -122,15 +129,28 @@ class ChaosMaraudersMapper:
             return None  # the engine discarded it already (since before the table started watching)
         return Note(f"{what}: the game has no {self.shown_title(card_id)} to discard now")
 
+    def _room_for(self, card_id: str, view: Mapping[str, JSON]) -> dict[str, JSON] | None:
+        """The prompt's ``make_room`` answer that discards ``card_id`` from its placer's lines."""
+        for choice in self._choices(view):
+            action = choice["action"]
+            if action.get("kind") != "make_room":
+                continue
+            cells = self._line_slots(view, action.get("player"), action.get("line"))
+            slot = action.get("slot")
+            if isinstance(slot, int) and 0 <= slot < len(cells):
+                cell = cells[slot]
+                if isinstance(cell, Mapping) and cell.get("id") == card_id:
+                    return dict(action)
+        return None
+
     def _slots(self, view: Mapping[str, JSON], zone: ReaderZone) -> list[Any]:
+        return self._line_slots(view, zone.player, zone.line)
+
+    def _line_slots(self, view: Mapping[str, JSON], seat: object, line: object) -> list[Any]:
         players = (game_view(view) or {}).get("players") or []
         for player in players:
-            if (
-                player.get("seat") == zone.player
-                and zone.line is not None
-                and zone.line < len(player["lines"])
-            ):
-                return list(player["lines"][zone.line]["slots"])
+            if player.get("seat") == seat and isinstance(line, int) and 0 <= line < len(player["lines"]):
+                return list(player["lines"][line]["slots"])
         return []
 
     def _player(self, view: Mapping[str, JSON]) -> int | None:
