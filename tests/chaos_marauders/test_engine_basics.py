@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -144,6 +145,22 @@ def test_view_score_is_the_breakdown_if_the_game_ended_now() -> None:
     state = position({0: [line(HS, DIRT, HAK, HM)]})
     score = GAME.view(state)["players"][0]["score"]
     assert score["total"] == 40 and score["cards"] == 40
+
+
+def test_view_memos_give_the_view_a_fresh_engine_builds() -> None:
+    """The view remembers card JSON and tribe scores; a long game's views equal a cold engine's."""
+    from companion.games.chaos_marauders.engine import ChaosMarauders
+    from companion.games.chaos_marauders.facts import facts_for
+    from companion.games.chaos_marauders.simulate import play as simulate_game
+    from companion.games.chaos_marauders.simulate import setup_for
+
+    record = simulate_game(GAME, setup_for(4), random.Random(8), check=False)
+    state = GAME.new_game(record.setup)
+    for i, action in enumerate(record.actions):
+        state, _ = GAME.apply(state, action)
+        if i % 25 == 0 or state.finished:
+            cold = ChaosMarauders(facts_for(GAME.facts.catalog))
+            assert json.dumps(GAME.view(state)) == json.dumps(cold.view(state))
 
 
 def test_view_shows_the_green_card_being_resolved_but_hides_chaos_marauders() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.chaos_marauders.cards import Card, CardId, Catalog, Colour, Part, Role
 from companion.games.chaos_marauders.catalog import Ability, load_catalog
@@ -43,9 +44,17 @@ class Facts:
     board_memo: dict[int, tuple[tuple[Cells, ...], frozenset[str | None]]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    card_views: dict[tuple[CardId, int | None], dict[str, Any]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    tribe_scores: dict[tuple[Any, ...], dict[str, Any]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     """``placement.legal_slots``: what a line allows and its answers by (card, near); whether it is
     complete, which abilities it holds and its Attack Value, by line; a board's abilities by
-    identity: memos of pure answers over immutable lines, never part of what the facts are."""
+    identity; for the view, each card's JSON by (card, Git owner) and each tribe's score by (board,
+    first to complete, Idol rolls): memos of pure answers over immutable values, never part of what
+    the facts are."""
 
     def has(self, card: CardId, ability: Ability) -> bool:
         return self.ability.get(card) == ability

@@ -63,7 +63,7 @@ def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
                 "name": state.names[seat],
                 "colour": state.colours[seat],
                 "active": seat == state.active and not state.finished,
-                "score": scores[seat].to_json(),
+                "score": scores[seat],
                 "lines": lines_json,
                 "chaos_marauders_hidden": hidden is not None,
             }
@@ -104,7 +104,19 @@ def _drawn(f: Facts, state: State) -> dict[str, JSON] | None:
     return _card(f, card, None)
 
 
+_MEMO_LIMIT = 10_000
+
+
 def _card(f: Facts, card: str, owner: int | None) -> dict[str, JSON]:
+    """A card's JSON, built once per (card, owner) and shared by every view (views are never
+    modified once built: they are encoded and sent)."""
+    known = f.card_views.get((card, owner))
+    if known is None:
+        known = f.card_views[(card, owner)] = _card_json(f, card, owner)
+    return known
+
+
+def _card_json(f: Facts, card: str, owner: int | None) -> dict[str, JSON]:
     c = f.card[card]
     return {
         "id": c.id,
@@ -130,18 +142,29 @@ def _tribes(state: State) -> list[Tribe]:
     return [Tribe(state.names[s], tuple(state.boards[s])) for s in range(state.seats)]
 
 
-def _scores(f: Facts, state: State) -> list[PlayerScore]:
-    """Each tribe's breakdown as if the game ended now (an Idol still awaiting its rolls counts 0)."""
+def _scores(f: Facts, state: State) -> list[dict[str, JSON]]:
+    """Each tribe's breakdown as if the game ended now (an Idol still awaiting its rolls counts 0).
+    Most views repeat the previous one's boards: each breakdown is remembered by what decides it."""
     out = []
     for seat, tribe in enumerate(_tribes(state)):
         first = state.first_to_complete == seat
         rolls = state.idol_faces if state.idol_faces is not None and idol_holder(f, state) == seat else None
-        try:
-            out.append(score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=rolls))
-        except IdolRollsError:
-            score = score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=("eye",) * 6)
-            out.append(replace(score, idol=0))
+        key = (tribe, first, rolls)
+        score = f.tribe_scores.get(key)
+        if score is None:
+            if len(f.tribe_scores) > _MEMO_LIMIT:
+                f.tribe_scores.clear()
+            score = f.tribe_scores[key] = _score(f, tribe, first, rolls).to_json()
+        out.append(score)
     return out
+
+
+def _score(f: Facts, tribe: Tribe, first: bool, rolls: tuple[str, ...] | None) -> PlayerScore:
+    try:
+        return score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=rolls)
+    except IdolRollsError:
+        score = score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=("eye",) * 6)
+        return replace(score, idol=0)
 
 
 def result(f: Facts, state: State) -> dict[str, JSON]:
