@@ -6,9 +6,12 @@ the microcontroller's numbered buttons are named by ``[table.buttons]``).
 * shout — the first press wins. Presses arriving within the shout window are gathered, then ordered
   by the timestamp taken in the GPIO callback (not by arrival: the callback threads may be scheduled
   out of order), so a 3 ms lead counts even when the later press reached the queue first.
-* confirm — answers the prompt only when it offers exactly one choice (nothing to get wrong);
-  with several choices the players pick on the control page.
+* confirm — answers the prompt when it offers exactly one choice (nothing to get wrong), or the
+  choice ``next`` has shown on the TV; otherwise the players pick on the control page.
 * next — the game's "move on" action (end the turn, decline an optional effect), from the mapper.
+  Where the game has none but the prompt offers several choices (a card laid on a line reader:
+  which slot?), ``next`` steps through them, naming each on the TV, and ``confirm`` takes the one
+  shown: the table answers without a phone.
 * undo — handled by the table as a session undo, not here.
 """
 
@@ -86,16 +89,56 @@ def shout_result(
     return translation, margin
 
 
-def confirm(view: Mapping[str, JSON]) -> Translation:
+def _choices(view: Mapping[str, JSON]) -> list[Mapping[str, JSON]]:
     asked = prompt(view)
-    choices = list((asked or {}).get("choices") or ())
-    if len(choices) == 1 and isinstance(choices[0], Mapping):
+    return [c for c in (asked or {}).get("choices") or () if isinstance(c, Mapping)]
+
+
+def has_choices(view: Mapping[str, JSON]) -> bool:
+    return bool(_choices(view))
+
+
+class ChoiceCursor:
+    """The prompt choice the ``next`` button has shown on the TV, valid until the view's seq moves
+    on (any accepted input may change the prompt, so a choice shown before it is never taken)."""
+
+    def __init__(self) -> None:
+        self._seq: JSON = None
+        self._index = -1
+
+    def step(self, view: Mapping[str, JSON]) -> Note:
+        """Names the next choice of the prompt (the first one after the prompt changed)."""
+        choices = _choices(view)
+        if not choices:
+            self._seq, self._index = None, -1
+            return Note("Nothing to choose now", level="info")
+        seq = view.get("seq")
+        self._index = (self._index + 1) % len(choices) if seq == self._seq else 0
+        self._seq = seq
+        shown = f"{self._index + 1}/{len(choices)}"
+        return Note(f"{choices[self._index].get('label')} ({shown}): confirm takes it", level="info")
+
+    def shown(self, view: Mapping[str, JSON]) -> Mapping[str, JSON] | None:
+        """The choice shown for this very view, if any."""
+        choices = _choices(view)
+        if self._seq is None or view.get("seq") != self._seq or not 0 <= self._index < len(choices):
+            return None
+        return choices[self._index]
+
+
+def confirm(view: Mapping[str, JSON], cursor: ChoiceCursor | None = None) -> Translation:
+    choices = _choices(view)
+    chosen = choices[0] if len(choices) == 1 else cursor.shown(view) if cursor else None
+    if chosen is not None:
         return Act(
-            choices[0]["action"],
-            str(choices[0].get("label", "confirm")),
+            chosen["action"],  # type: ignore[arg-type]
+            str(chosen.get("label", "confirm")),
             {"type": "button", "button": "confirm"},
         )
     if not choices:
         return Note("Nothing to confirm right now", level="info")
-    labels = "; ".join(str(c.get("label")) for c in choices if isinstance(c, Mapping))
-    return Note(f"Several choices ({labels}): pick one on the control page", level="info")
+    labels = "; ".join(str(c.get("label")) for c in choices)
+    return Note(
+        f"Several choices ({labels}): press next to step through them, or pick one on the control page",
+        level="info",
+    )

@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 DEVICE_NAME = "table"
 ONE_OFF = "once:"
 """Key prefix of notices that expire on their own."""
+CURSOR = "cursor"
+"""Key of the notice naming the choice the next button shows (one at a time, gone once answered)."""
 
 
 class EnrolmentError(ValueError):
@@ -107,6 +109,7 @@ class Table:
         self._tracker = SettleTracker(config.settle_ms / 1000, config.removal_ms / 1000)
         self._rolls = RollCollector(dice if dice is not None else Dice.load(), config.roll_window_ms / 1000)
         self._shouts = buttons.ShoutRace(config.shout_window_ms / 1000)
+        self._cursor = buttons.ChoiceCursor()
         self._placements = Placements(self, self._tracker, registry)
 
     # ------------------------------------------------------------------------------ adapters' side
@@ -208,6 +211,8 @@ class Table:
         if order:
             self._shout(order, now)
         self._placements.recheck(now)
+        if self.notices.text(CURSOR) is not None and self._cursor.shown(self._session.view()) is None:
+            self.notices.clear(CURSOR)  # the game moved on: the choice shown is no longer on offer
         self.notices.expire(now)
 
     def _next_deadline(self) -> float | None:
@@ -231,13 +236,19 @@ class Table:
         elif name == "undo":
             self.submit(Command(kind="undo", source="gpio"), "Undo", now)
         elif name == "confirm":
-            self.dispatch(buttons.confirm(self._session.view()), now, source="gpio")
+            self.notices.clear(CURSOR)
+            self.dispatch(buttons.confirm(self._session.view(), self._cursor), now, source="gpio")
         elif name == "next":
             view = self._session.view()
             mapper = self.mapper_for(game_name(view))
-            self.dispatch(
-                mapper.next_action(view) if mapper else Note("No game is running"), now, source="gpio"
-            )
+            move_on = mapper.next_action(view) if mapper else Note("No game is running")
+            if not (isinstance(move_on, Note) and mapper and buttons.has_choices(view)):
+                self.dispatch(move_on, now, source="gpio")
+                return
+            # No move-on action now: step through the prompt's choices instead (confirm takes one).
+            shown = self._cursor.step(view)
+            assert isinstance(shown, Note)
+            self.notices.post(CURSOR, shown.text, shown.level, expires_at=now + self._config.notice_s)
         else:
             log.warning("unknown button %r", name)
 

@@ -111,7 +111,11 @@ class ToyMapper:
         return Act({"kind": "shout", "player": player}, "shout")
 
     def next_action(self, view: Mapping) -> Translation:
-        return Act({"kind": "decline", "player": 0}, "decline")
+        """Declines when the prompt offers it, like the real mappers; otherwise there is no move-on."""
+        for choice in view["game"]["prompt"].get("choices") or ():
+            if choice["action"].get("kind") == "decline":
+                return Act(choice["action"], "decline")
+        return Note("Nothing to decline now")
 
 
 def toy_mappers(game: str) -> ToyMapper:

@@ -60,13 +60,71 @@ def test_confirm_never_picks_among_several_choices(table, session, clock):
     press(table, "confirm", clock())
     table.pump()
     assert session.sent == []
-    assert session.notices() == ["Several choices (Take 1; Take 2): pick one on the control page"]
+    assert session.notices() == [
+        "Several choices (Take 1; Take 2): press next to step through them, or pick one on the control page"
+    ]
 
 
 def test_next_uses_the_games_move_on_action(table, session, clock):
+    decline = {"label": "Decline", "action": {"kind": "decline", "player": 0}}
+    attack = {"label": "Attack", "action": {"kind": "attack", "player": 0}}
+    session.current = toy_view(
+        prompt={"kind": "offer", "players": [0], "text": "", "choices": [attack, decline], "roll": None}
+    )
     press(table, "next", clock())
     table.pump()
     assert [dict(c.payload) for c in session.sent] == [{"kind": "decline", "player": 0}]
+
+
+def _offer(seq: int, *numbers: int) -> dict:
+    choices = [{"label": f"Take {n}", "action": {"kind": "pick", "n": n}} for n in numbers]
+    view = toy_view(prompt={"kind": "pick", "players": [0], "text": "", "choices": choices, "roll": None})
+    return {**view, "seq": seq}
+
+
+def test_next_steps_through_the_choices_and_confirm_takes_the_one_shown(table, session, clock):
+    session.current = _offer(7, 1, 2, 3)
+    for _ in range(4):
+        press(table, "next", clock())
+        table.pump()
+    assert session.sent == []
+    assert session.notices()[-1] == "Take 1 (1/3): confirm takes it"  # round the list and back
+    press(table, "next", clock())
+    press(table, "confirm", clock())
+    table.pump()
+    [command] = session.sent
+    assert (command.source, dict(command.payload)) == ("gpio", {"kind": "pick", "n": 2})
+
+
+def test_a_choice_shown_before_the_game_moved_on_is_never_taken(table, session, clock):
+    session.current = _offer(7, 1, 2)
+    press(table, "next", clock())
+    press(table, "next", clock())
+    table.pump()
+    session.current = _offer(8, 1, 2)  # another input was accepted meanwhile (the control page)
+    press(table, "confirm", clock())
+    table.pump()
+    assert session.sent == []
+    press(table, "next", clock())  # the cursor starts again at the new prompt's first choice
+    table.pump()
+    assert session.notices()[-1] == "Take 1 (1/2): confirm takes it"
+
+
+def test_next_with_nothing_to_decline_or_choose_says_so(table, session, clock):
+    press(table, "next", clock())
+    table.pump()
+    assert session.sent == [] and session.notices() == ["Nothing to decline now"]
+
+
+def test_one_notice_names_the_choice_shown_and_goes_when_the_game_moves_on(table, session, clock):
+    session.current = _offer(7, 1, 2, 3)
+    press(table, "next", clock())
+    press(table, "next", clock())
+    table.pump()
+    assert session.notices() == ["Take 2 (2/3): confirm takes it"]
+    session.current = _offer(8, 1, 2, 3)
+    table.pump()
+    assert session.notices() == []
 
 
 def test_microcontroller_buttons_are_named_by_the_config(session, registry, clock):

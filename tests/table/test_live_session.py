@@ -185,3 +185,27 @@ def test_the_next_button_declines_the_attack(live):
     view = live.session.view()
     assert view["last_change"]["source"] == "gpio"
     assert view["game"]["prompt"]["kind"] != "attack"
+
+
+def test_next_and_confirm_answer_which_slot_without_a_phone(live):
+    from companion.observations import ButtonId, ButtonPressed
+
+    def press(name: str) -> None:
+        live.table.observe(ButtonPressed(ButtonId(name), live.clock()))
+        live.table.pump()
+
+    live.registry.enrol(TagUid("04000020"), "chaos-marauders", "crummy-snotling-slaves")
+    live.put(1, "04000020")  # line 2's reader has no slot: the engine asks which
+    choices = live.session.view()["game"]["prompt"]["choices"]
+    assert len(choices) > 2
+    press("confirm")
+    assert "press next to step through them" in live.table.notices.to_json()[-1]["text"]
+    press("next")
+    press("next")
+    shown = f"{choices[1]['label']} (2/{len(choices)}): confirm takes it"
+    assert live.table.notices.to_json()[-1]["text"] == shown
+    seq = live.session.view()["seq"]
+    press("confirm")
+    view = live.session.view()
+    assert view["seq"] == seq + 1 and view["last_change"]["source"] == "gpio"
+    assert line(view, 0, 1)[choices[1]["action"]["slot"]]["id"] == "crummy-snotling-slaves"
