@@ -6,8 +6,8 @@ way people at the table would, on a device that speaks the real protocol (the CL
 interface, so the core never imports an adapter):
 
 * a drawn card that is then placed → its tag laid on that line's reader (the table plays ``place``,
-  the engine implies the draw); if the engine asks which slot, the slot is answered as the control
-  page would;
+  the engine implies the draw); if the engine asks which slot, the table's ``next`` button steps
+  to that slot on the TV and ``confirm`` takes it;
 * a drawn card that is discarded → tag on the discard reader; any other draw (green cards) → pad;
 * a roll → the electronic die shows the face with the chosen symbol; a shout → the seat's button;
 * everything without a physical act (attack, decline, pick, blast, reorganise) → the control page.
@@ -42,6 +42,8 @@ from companion.table import TagRegistry, normalise_uid
 log = logging.getLogger(__name__)
 
 GAME = "chaos-marauders"
+BUTTON_GAP_S = 0.12
+"""Between two presses of ``next`` while the demo steps to a slot: long enough to see on the TV."""
 UID_PREFIX = 0xDE
 """First byte of every demo tag UID: the deck's tags are DE000000, DE000001, ... in catalog order."""
 
@@ -83,8 +85,21 @@ class DemoLayout:
     def readers(self) -> int:
         return self.seats * LINES + 2
 
+    @property
+    def next_button(self) -> int:
+        return self.seats
+
+    @property
+    def confirm_button(self) -> int:
+        return self.seats + 1
+
+    @property
+    def buttons(self) -> tuple[int, ...]:
+        return (*range(self.seats), self.next_button, self.confirm_button)
+
     def table_section(self) -> dict[str, Any]:
-        """The ``[table]`` settings for this layout; device button ``n`` is seat ``n``'s shout."""
+        """The ``[table]`` settings for this layout; device button ``n`` is seat ``n``'s shout, then
+        come the ``next`` and ``confirm`` buttons."""
         readers: list[dict[str, Any]] = [
             {"reader": self.line_reader(seat, line), "zone": "line", "player": seat, "line": line}
             for seat in range(self.seats)
@@ -96,7 +111,11 @@ class DemoLayout:
             "settle_ms": self.settle_ms,
             "removal_ms": self.removal_ms,
             "readers": readers,
-            "buttons": {str(seat): f"shout:{seat}" for seat in range(self.seats)},
+            "buttons": {
+                **{str(seat): f"shout:{seat}" for seat in range(self.seats)},
+                str(self.next_button): "next",
+                str(self.confirm_button): "confirm",
+            },
         }
 
 
@@ -195,9 +214,26 @@ class PhysicalPlayer:
             return False
         if self._placed(card):
             return True
-        # The table placed it with no slot and the engine asks which one: answered from the phone.
-        log.info("slot prompt after laying %s: answering %s from the control page", card, dict(payload))
-        return self._seq() > before and self._submit(payload)
+        # The table placed it with no slot and the engine asks which one: the buttons answer.
+        return self._seq() > before and self._choose_with_buttons(payload)
+
+    def _choose_with_buttons(self, payload: Mapping[str, Any]) -> bool:
+        """Presses ``next`` until the TV shows ``payload`` among the prompt's choices, then ``confirm``."""
+        asked = self._game.prompt(self._session.state)
+        offered = [self._game.format_action(c.action) for c in (asked.choices if asked else ())]
+        if dict(payload) not in offered:
+            return False
+        steps = offered.index(dict(payload)) + 1
+        before = self._seq()
+        for _ in range(steps):
+            self._click(self._layout.next_button)
+            self._pause.wait(BUTTON_GAP_S)  # the players watch the TV name each choice
+        self._click(self._layout.confirm_button)
+        return self._wait_seq(before)
+
+    def _click(self, button: int) -> None:
+        self._device.press(button)
+        self._device.release(button)
 
     def _roll(self, payload: Mapping[str, Any]) -> bool:
         asked = self._game.prompt(self._session.state)
@@ -223,8 +259,7 @@ class PhysicalPlayer:
         if seat >= self._layout.seats:
             return False
         before = self._seq()
-        self._device.press(seat)
-        self._device.release(seat)
+        self._click(seat)
         return self._wait_seq(before)
 
     def _put(self, card: str, reader: int, expect: Mapping[str, Any]) -> bool:

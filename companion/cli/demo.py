@@ -167,7 +167,7 @@ def _run_with_device(
         VirtualSettings(
             readers=layout.readers,
             dice=((0, "cube"), (1, "d20")),
-            buttons=tuple(range(layout.seats)),
+            buttons=layout.buttons,
             device_id="demo-table",
             seed=args.seed,
         )

@@ -42,7 +42,9 @@ def wait_until(session: Session, predicate: Callable[[], bool], timeout: float =
 @pytest.fixture
 def device() -> Iterator[VirtualTable]:
     table = VirtualTable(
-        VirtualSettings(readers=LAYOUT.readers, dice=((0, "cube"), (1, "d20")), buttons=(0, 1, 2, 3), seed=5)
+        VirtualSettings(
+            readers=LAYOUT.readers, dice=((0, "cube"), (1, "d20")), buttons=LAYOUT.buttons, seed=5
+        )
     )
     table.start()
     yield table
@@ -107,6 +109,11 @@ def test_demo_plays_through_the_virtual_device(wired: tuple[Session, Any], devic
             assert on_readers[LAYOUT.line_reader(seat, line)] == cells
     refused = [n for n in session.view()["notices"] if "refused" in str(n.get("text"))]
     assert refused == []
+    # Slot questions were answered with the table's next and confirm buttons, not the phone.
+    assert any(
+        entry["source"] == "gpio" and (entry["action"] or {}).get("kind") == "place"  # type: ignore[union-attr]
+        for entry in session.history(limit=1000)
+    )
 
 
 def from_table(session: Session, kind: str) -> list[dict[str, Any]]:
