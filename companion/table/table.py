@@ -317,11 +317,14 @@ class Table:
 
     def _report(self) -> None:
         self.notices.changed = self._dirty = False
+        shown = self._cursor.shown(self._session.view()) if self.notices.text(CURSOR) else None
         status: dict[str, JSON] = {
             "state": "ready",
             "readers": len(self._config.readers),
             "enrolment": self.enrolment.to_json(),
             "notices": self.notices.to_json(),
+            # The choice the next button shows: the TV outlines its slot on the board.
+            "choice": dict(shown) if shown is not None else None,
         }
         self._session.report_device(DEVICE_NAME, status)
 

@@ -121,3 +121,25 @@ def test_a_tie_names_every_winner(page, table):
     assert page.locator(".final-title").inner_text() == "A tie! Grotsnik & Ugluk"
     assert page.locator(".final-winner").count() == 2
     assert page.locator(".final-row").last.locator(".final-name").inner_text() == "Snagla"
+
+
+def test_the_slot_the_tables_next_button_shows_is_outlined_with_the_card(page, table):
+    table.new_game()
+    answer = table.command("act", {"kind": "place", "player": 0, "card": "grivziz-dirtballs", "line": 1})
+    assert answer["accepted"], answer  # no slot: the engine asks which
+    view = table.session.view()
+    choice = view["game"]["prompt"]["choices"][2]
+    assert choice["action"]["line"] == 1
+    page.goto(f"{table.url}/tv")
+    wait_for_seq(page, view["seq"])
+    assert page.locator(".tile-candidate").count() == 0
+    # What companion.table.Table reports while its next button shows a choice.
+    table.session.report_device("table", {"state": "ready", "notices": [], "choice": choice})
+    candidate = page.locator('.player[data-seat="0"] .line[data-line="1"] .slots > *').nth(
+        choice["action"]["slot"]
+    )
+    page.wait_for_selector(".tile-candidate", timeout=TIMEOUT_MS)
+    assert "tile-candidate" in candidate.get_attribute("class")
+    assert candidate.inner_text() == "Grivziz Dirtballs"
+    table.session.report_device("table", {"state": "ready", "notices": [], "choice": None})
+    page.wait_for_selector(".tile-candidate", state="detached", timeout=TIMEOUT_MS)

@@ -122,9 +122,11 @@ def test_one_notice_names_the_choice_shown_and_goes_when_the_game_moves_on(table
     press(table, "next", clock())
     table.pump()
     assert session.notices() == ["Take 2 (2/3): confirm takes it"]
+    assert session.devices["table"]["choice"] == {"label": "Take 2", "action": {"kind": "pick", "n": 2}}
     session.current = _offer(8, 1, 2, 3)
     table.pump()
     assert session.notices() == []
+    assert session.devices["table"]["choice"] is None
 
 
 def test_microcontroller_buttons_are_named_by_the_config(session, registry, clock):

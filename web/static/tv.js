@@ -32,6 +32,23 @@ var TableTV = (function () {
     return cells;
   }
 
+  function candidateTile(title) {
+    // The slot the table's next button is showing: the card that confirm would put there, ghosted.
+    var node = el("div", "tile tile-candidate");
+    node.appendChild(el("span", "tile-name", title));
+    return node;
+  }
+
+  function candidateOf(view) {
+    // {key: "seat:line:slot", title} of a placement the table's buttons are showing, or null.
+    var table = (view.devices || {}).table || {};
+    var action = table.choice && table.choice.action;
+    if (!action || action.kind !== "place" || action.slot === null || action.slot === undefined) return null;
+    var seat = action.target === null || action.target === undefined ? action.player : action.target;
+    var pending = ((view.game || {}).pending_cards || []).filter(function (c) { return c && c.id === action.card; })[0];
+    return { key: seat + ":" + action.line + ":" + action.slot, title: pending ? pending.title : "" };
+  }
+
   function tile(card, fresh) {
     if (!card) return el("div", "tile tile-empty");
     var node = el("div", "tile card-" + (card.colour || "grey") + (fresh ? " tile-fresh" : ""));
@@ -45,7 +62,7 @@ var TableTV = (function () {
     return node;
   }
 
-  function lineRow(player, line, fresh) {
+  function lineRow(player, line, fresh, candidate) {
     var row = el("div", "line" + (line.complete ? " line-complete" : ""));
     row.dataset.line = line.index;
     var label = el("div", "line-label");
@@ -60,7 +77,8 @@ var TableTV = (function () {
     var slots = el("div", "slots");
     (line.slots || []).forEach(function (card, slot) {
       var key = player.seat + ":" + line.index + ":" + slot;
-      slots.appendChild(tile(card, card && fresh[key]));
+      if (!card && candidate && candidate.key === key) slots.appendChild(candidateTile(candidate.title));
+      else slots.appendChild(tile(card, card && fresh[key]));
     });
     row.appendChild(slots);
     return row;
@@ -77,7 +95,7 @@ var TableTV = (function () {
     return parts.join(" · ");
   }
 
-  function playerPanel(player, fresh, waiting, promptKind) {
+  function playerPanel(player, fresh, waiting, promptKind, candidate) {
     var panel = el("section", "player" + (player.active ? " player-active" : "") + (waiting ? " player-waiting" : ""));
     panel.style.setProperty("--player", player.colour || "#888");
     panel.dataset.seat = player.seat;
@@ -91,7 +109,7 @@ var TableTV = (function () {
     head.appendChild(score);
     panel.appendChild(head);
     (player.lines || []).forEach(function (line) {
-      panel.appendChild(lineRow(player, line, fresh));
+      panel.appendChild(lineRow(player, line, fresh, candidate));
     });
     return panel;
   }
@@ -225,8 +243,10 @@ var TableTV = (function () {
       var fresh = lastSeq !== null && view.seq !== lastSeq ? freshCells(cells) : {};
       var waiting = game.prompt ? game.prompt.players || [] : [];
       players.className = "tv-players tv-players-" + (game.players || []).length;
+      var candidate = candidateOf(view);
       (game.players || []).forEach(function (p) {
-        players.appendChild(playerPanel(p, fresh, waiting.indexOf(p.seat) >= 0, game.prompt ? game.prompt.kind : null));
+        var kind = game.prompt ? game.prompt.kind : null;
+        players.appendChild(playerPanel(p, fresh, waiting.indexOf(p.seat) >= 0, kind, candidate));
       });
       previousCells = cells;
     }
