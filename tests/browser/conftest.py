@@ -7,21 +7,15 @@ missing browser fails them. Playwright's own browser downloads are never used.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-# pytest puts tests/ on sys.path (for tests/conftest.py), where tests/web would shadow the real
-# ``web`` package as a namespace package: the repository root must be searched first.
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-if getattr(sys.modules.get("web"), "__file__", "") is None:
-    del sys.modules["web"]
+from .browser_support import LiveTable, chromium_or_skip, find_chromium
 
-from browser_support import LiveTable, chromium_or_skip, find_chromium  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 CHROMIUM_ARGS = [
     "--headless",

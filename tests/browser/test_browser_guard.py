@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from browser_support import chromium_or_skip
+
+from .browser_support import chromium_or_skip
 
 
 def test_a_missing_browser_skips():

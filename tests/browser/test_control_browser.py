@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from browser_support import PIN
+
+from .browser_support import PIN
 
 pytestmark = pytest.mark.browser
 

@@ -33,7 +33,7 @@ def test_the_tv_reconnects_after_a_restart_and_shows_the_current_state(page, tab
 
 
 def test_a_silently_dead_stream_is_caught_by_the_watchdog(page, table):
-    from browser_support import FreezingProxy
+    from .browser_support import FreezingProxy
 
     proxy = FreezingProxy(table.port)
     try:

@@ -6,13 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from framing_vectors import COBS_DECODE_FAILURES, COBS_VECTORS
 from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge import cobs
 from firmware_bridge.errors import CobsError
 from firmware_bridge.firmware import tcproto
+
+from .framing_vectors import COBS_DECODE_FAILURES, COBS_VECTORS
 
 
 @dataclass(frozen=True)

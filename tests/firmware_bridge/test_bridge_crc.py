@@ -6,12 +6,13 @@ import binascii
 import zlib
 
 import pytest
-from framing_vectors import CHECK_INPUT, CRC16_CATALOGUE, CRC32_ISO_HDLC_CHECK
 from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge import crc
 from firmware_bridge.firmware import mfrc522, tcproto
+
+from .framing_vectors import CHECK_INPUT, CRC16_CATALOGUE, CRC32_ISO_HDLC_CHECK
 
 
 @pytest.mark.parametrize("row", CRC16_CATALOGUE, ids=lambda r: r[0])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from framing_vectors import GOLDEN_FRAMES
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,6 +16,8 @@ from firmware_bridge.errors import (
 )
 from firmware_bridge.firmware import tcproto
 from firmware_bridge.frames import MAX_FRAME, Frame, FrameReader, encode_all
+
+from .framing_vectors import GOLDEN_FRAMES
 
 frames = st.builds(
     Frame,

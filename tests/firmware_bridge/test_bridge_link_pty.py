@@ -6,13 +6,14 @@ import os
 from pathlib import Path
 
 import serial
-from link_helpers import FAST, Watch, live
 
 from companion.observations import DieRolled, TagGone, TagSeen
 from firmware_bridge import messages as m
 from firmware_bridge.host import LinkSettings
 from firmware_bridge.link import HostLink
 from firmware_bridge.virtual import Faults, VirtualSettings
+
+from .link_helpers import FAST, Watch, live
 
 UID = "04A1B2C3D4E5F6"
 

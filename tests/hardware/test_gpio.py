@@ -6,7 +6,6 @@ import queue
 from collections.abc import Iterator
 
 import pytest
-from gpio_fakes import FeedSession, view
 from gpiozero.pins.mock import MockFactory
 
 from companion.observations import ButtonPressed
@@ -20,6 +19,8 @@ from hardware import (
     TableButtons,
     ViewFollower,
 )
+
+from .gpio_fakes import FeedSession, view
 
 CONFIG = GpioConfig(
     pin_factory="mock",

@@ -6,10 +6,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from nim import find_nim
-from sessionkit import StepClock
 
 from companion.session import Session
+
+from .nim import find_nim
+from .sessionkit import StepClock
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """Plays Nim through a Session until killed, printing each accepted input once ``submit`` returns.
 
-Run by test_session_crash.py: ``python crash_child.py DB SEED``. Choices come from a random generator
-seeded by SEED and the seq it resumed at; a restarted child carries on from wherever it was killed.
+Run by test_session_crash.py from the repository root: ``python -m tests.session.crash_child DB SEED``.
+Choices come from a random generator seeded by SEED and the seq it resumed at; a restarted child
+carries on from wherever it was killed.
 Lines: ``OPENING`` before it opens the log, ``READY <seq>`` after resuming, then one JSON object per
 accepted input.
 """
@@ -12,9 +13,9 @@ import json
 import random
 import sys
 
-from nim import Nim, find_nim, setup_json
-
 from companion.session import Command, Outcome, Session
+
+from .nim import Nim, find_nim, setup_json
 
 
 def choose(session: Session, rng: random.Random) -> Command:

@@ -6,10 +6,10 @@ import itertools
 import sqlite3
 from pathlib import Path
 
-from nim import setup_json
-
 from companion.engine import JSON
 from companion.session import Command, Outcome, Session
+
+from .nim import setup_json
 
 
 class StepClock:

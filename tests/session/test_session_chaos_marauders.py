@@ -7,13 +7,14 @@ import random
 from pathlib import Path
 
 import pytest
-from sessionkit import log_rows
 
 from companion.engine import Setup
 from companion.games import find_game
 from companion.games.chaos_marauders.engine import ChaosMarauders
 from companion.games.chaos_marauders.simulate import Table, choose, setup_for
 from companion.session import Command, Session, replay
+
+from .sessionkit import log_rows
 
 
 def setup_json(players: int) -> dict:

@@ -7,11 +7,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from nim import Nim, NimState, Take, find_nim, setup_json
-from sessionkit import log_rows, new_nim, take, take_json
 
 from companion.engine import Action, Event, Game, Setup
 from companion.session import Command, Session, replay
+
+from .nim import Nim, NimState, Take, find_nim, setup_json
+from .sessionkit import log_rows, new_nim, take, take_json
 
 
 def test_an_accepted_action_is_logged_and_changes_the_state(session: Session, db_path: Path) -> None:

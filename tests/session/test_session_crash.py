@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from nim import Nim, find_nim
 
 from companion.engine import JSON, Setup
 from companion.session import Session, replay
 
-CHILD = Path(__file__).with_name("crash_child.py")
+from .nim import Nim, find_nim
+
+ROOT = Path(__file__).resolve().parents[2]
+CHILD = "tests.session.crash_child"  # run as a module from ROOT: it imports its siblings relatively
 KILLS = 30
 
 
@@ -78,11 +80,11 @@ def effective_seqs(db: Path, game_id: int) -> list[int]:
 def run_child_and_kill(db: Path, seed: int, lines_before_kill: int | None) -> list[str]:
     """Starts the child, kills it after that many accepted lines (None: while it resumes), returns them."""
     child = subprocess.Popen(
-        [sys.executable, str(CHILD), str(db), str(seed)],
+        [sys.executable, "-m", CHILD, str(db), str(seed)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        cwd=CHILD.parent,
+        cwd=ROOT,
     )
     lines: list[str] = []
     try:

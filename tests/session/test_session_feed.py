@@ -7,9 +7,10 @@ import json
 import threading
 
 import pytest
-from sessionkit import new_nim, take
 
 from companion.session import PUBLISHED_VIEW_KEYS, Command, PublishedView, Session
+
+from .sessionkit import new_nim, take
 
 
 def test_a_subscriber_gets_the_full_current_view_first(session: Session) -> None:

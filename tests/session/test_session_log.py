@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from nim import Nim, NimState, setup_json
-from sessionkit import log_rows, new_nim, take
 
 from companion.engine import Action, Event, IllegalActionError
 from companion.session import Command, Session, UnknownGameIdError
+
+from .nim import Nim, NimState, setup_json
+from .sessionkit import log_rows, new_nim, take
 
 
 class CountingNim(Nim):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from nim import Nim
-from sessionkit import log_rows, new_nim, take
-
 from companion.engine import Setup
 from companion.session import Command, Session, replay
+
+from .nim import Nim
+from .sessionkit import log_rows, new_nim, take
 
 
 def undo(session: Session):

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from table_fakes import TOY_READERS, FakeSession, toy_mappers
 
 from companion.table import ManualClock, Table, TableConfig, TagRegistry
+
+from .table_fakes import TOY_READERS, FakeSession, toy_mappers
 
 
 @pytest.fixture

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from table_fakes import toy_view
-
 from companion.observations import ButtonId, ButtonPressed
+
+from .table_fakes import toy_view
 
 
 def press(table, name: str, at: float) -> None:
@@ -130,9 +130,9 @@ def test_one_notice_names_the_choice_shown_and_goes_when_the_game_moves_on(table
 
 
 def test_microcontroller_buttons_are_named_by_the_config(session, registry, clock):
-    from table_fakes import toy_mappers
-
     from companion.table import Table, TableConfig
+
+    from .table_fakes import toy_mappers
 
     config = TableConfig(buttons=(("3", "undo"), ("0", "shout:1")))
     table = Table(session, config, registry, clock=clock, mappers=toy_mappers)

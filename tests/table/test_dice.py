@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from table_fakes import toy_view
 
 from companion.dice import Dice, DiceDataError, UnknownDieError, UnknownFaceError
 from companion.observations import DieId, DieRolled
+
+from .table_fakes import toy_view
 
 
 @pytest.fixture(scope="module")
@@ -112,9 +113,9 @@ def test_the_window_runs_from_the_latest_die(table, session, clock):
 
 
 def test_games_that_count_rolls_down_get_each_die_at_once(session, config, registry, clock):
-    from table_fakes import ToyMapper
-
     from companion.table import Table
+
+    from .table_fakes import ToyMapper
 
     mapper = ToyMapper()
     mapper.rolls_one_at_a_time = True

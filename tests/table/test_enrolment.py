@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from table_fakes import FakeSession, toy_mappers
 
 from companion.observations import ReaderId, TagSeen, TagUid
 from companion.table import EnrolmentError, Table, TagRegistry
 from companion.table.registry import InvalidTagUidError, normalise_uid
+
+from .table_fakes import FakeSession, toy_mappers
 
 
 def put(table, clock, reader: int, uid: str) -> None:

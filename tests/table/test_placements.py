@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from table_fakes import toy_view
-
 from companion.observations import ReaderId, TagGone, TagSeen, TagUid
 from companion.session.contract import Outcome
+
+from .table_fakes import toy_view
 
 GRUNT_TAG = TagUid("04A1B2C3")
 BOSS_TAG = TagUid("04D4E5F6")
@@ -215,9 +215,9 @@ def test_no_game_running_means_no_command(table, session, registry, clock):
 
 
 def test_the_mapper_learns_where_a_tag_last_settled(session, config, registry, clock):
-    from table_fakes import ToyMapper
-
     from companion.table import Table
+
+    from .table_fakes import ToyMapper
 
     mapper = ToyMapper()
     table = Table(session, config, registry, clock=clock, mappers=lambda game: mapper)

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
-# pytest puts tests/ on sys.path (for tests/conftest.py), where this directory would shadow the real
-# ``web`` package as a namespace package: the repository root must be searched first.
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-if getattr(sys.modules.get("web"), "__file__", "") is None:
-    del sys.modules["web"]
+from companion.session import Session
+from web import create_app
 
-from flask import Flask  # noqa: E402
-from flask.testing import FlaskClient  # noqa: E402
-from web_support import LEGAL_PLACE, PIN, new_game_body  # noqa: E402
-
-from companion.session import Session  # noqa: E402
-from web import create_app  # noqa: E402
+from .web_support import LEGAL_PLACE, PIN, new_game_body
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from web_support import new_game_body
+from .web_support import new_game_body
 
 
 def test_view_is_the_published_view(client, session):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from web_support import PIN, new_game_body
 
 from web.auth import PinGuard
+
+from .web_support import PIN, new_game_body
 
 
 def test_commands_without_a_pin_are_403_and_change_nothing(client, session):

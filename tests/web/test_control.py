@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from web_support import LEGAL_PLACE, new_game_body
+
+from .web_support import LEGAL_PLACE, new_game_body
 
 
 def test_the_control_page_lists_the_registered_games(logged_in):

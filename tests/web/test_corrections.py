@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from web_support import LEGAL_PLACE, new_game_body
+
+from .web_support import LEGAL_PLACE, new_game_body
 
 SNOT = "crummy-snotling-slaves"
 PIG = "bozlum-pigstickers"

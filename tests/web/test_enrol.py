@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
-from web_support import PIN, new_game_body
 
 from companion.observations import ReaderId, TagSeen
 from companion.session import Session
 from companion.table import ManualClock, Table, TableConfig, TagRegistry
 from web import create_app
+
+from .web_support import PIN, new_game_body
 
 URL = "/control/enrol"
 LAYOUT = {"settle_ms": 100, "readers": [{"reader": 0, "zone": "line", "player": 0, "line": 0}]}

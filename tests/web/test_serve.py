@@ -10,7 +10,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from web_support import PIN
 
 from companion.cli import bench_latency, demo, serve
 from companion.demo_player import DemoDeck, next_action, pile_counts
@@ -20,6 +19,8 @@ from companion.session import Session
 from companion.settings import Settings, SettingsError, load_settings, settings_from_mapping
 from web import create_app
 from web.stream import streams_of
+
+from .web_support import PIN
 
 
 def test_settings_from_a_toml_file_then_flags(tmp_path):

@@ -6,12 +6,13 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from web_support import LEGAL_PLACE, PIN, new_game_body
 
 from companion.session import Command
 from companion.session.views import PublishedView
 from web import create_app
 from web.stream import format_view, stop_streams, streams_of
+
+from .web_support import LEGAL_PLACE, PIN, new_game_body
 
 
 def messages(response) -> Iterator[str]:

@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from web_support import PIN
 
 from web import create_app
+
+from .web_support import PIN
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 
