@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.observations import DieRolled, Observation, TagGone, TagSeen
+from companion.percentiles import percentile
 from firmware_bridge.host import LinkSettings
 from firmware_bridge.link import HostLink
 from firmware_bridge.virtual import Faults, VirtualSettings, VirtualTable
@@ -34,13 +35,6 @@ class BenchOptions:
     tag_samples: int = 400
     seed: int = 1
     drain_timeout: float = 30.0
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def _key(obs: Observation) -> Key | None:

@@ -20,7 +20,6 @@ import argparse
 import http.client
 import json
 import logging
-import math
 import multiprocessing
 import random
 import selectors
@@ -32,6 +31,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from companion.percentiles import percentile
 from companion.settings import Settings
 
 PIN = "bench"
@@ -166,15 +166,6 @@ class Submitter:
         self._connection.close()
 
 
-def percentile(values: list[float], p: float) -> float:
-    """The nearest-rank percentile: the smallest value with at least p% of the values at or below it."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
-
-
 def measure(clients: int, events: int, seed: int) -> dict[str, Any]:
     """Runs the benchmark and returns its figures (milliseconds)."""
     from companion.cli.serve import serving
@@ -219,7 +210,7 @@ def measure(clients: int, events: int, seed: int) -> dict[str, Any]:
         "clients": clients,
         "events": events,
         "p50_ms": round(statistics.median(ms), 3) if ms else None,
-        "p99_ms": round(percentile(ms, 99), 3) if ms else None,
+        "p99_ms": round(percentile(ms, 99) or 0.0, 3) if ms else None,
         "max_ms": round(max(ms), 3) if ms else None,
         "mean_ms": round(statistics.fmean(ms), 3) if ms else None,
         "submit_p50_ms": round(statistics.median(submits) * 1000, 3) if submits else None,

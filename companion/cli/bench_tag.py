@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.cli.bench_latency import percentile
 from companion.demo_player import DemoDeck, next_action
 from companion.demo_table import DemoLayout, enrol_deck
+from companion.percentiles import percentile
 from companion.session.contract import Command
 from companion.table import Table, TableConfig, TagRegistry
 
@@ -104,7 +104,7 @@ def measure(events: int, settle_ms: int, seed: int) -> dict[str, Any]:
     return {
         "events": events,
         "p50_ms": round(statistics.median(ms), 3) if ms else None,
-        "p99_ms": round(percentile(ms, 99), 3) if ms else None,
+        "p99_ms": round(percentile(ms, 99) or 0.0, 3) if ms else None,
         "max_ms": round(max(ms), 3) if ms else None,
         "lost": lost,
         "settle_ms": settle_ms,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import JSON, Game
+from companion.percentiles import percentile
 from companion.session.benchgame import Tally
 from companion.session.contract import Command
 from companion.session.session import Session
@@ -147,7 +148,7 @@ def publish_latency(
         "commands": commands,
         "subscribers": subscribers,
         "p50_ms": round(statistics.median(latencies_ms), 3),
-        "p99_ms": round(latencies_ms[max(0, int(len(latencies_ms) * 0.99) - 1)], 3),
+        "p99_ms": round(percentile(latencies_ms, 99) or 0.0, 3),
         "max_ms": round(latencies_ms[-1], 3),
         "dropped_views": dropped,
         "log_directory": str(Path(there).parent),

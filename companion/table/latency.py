@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from collections import deque
 
+from companion.percentiles import percentile
+
 
 class LatencyStats:
     def __init__(self, keep: int = 2000) -> None:
@@ -18,11 +20,9 @@ class LatencyStats:
     def summary(self) -> dict[str, float | int]:
         """``count``, ``p50_ms``, ``p99_ms``, ``max_ms`` over the kept samples (zeros when none)."""
         with self._lock:
-            ordered = sorted(self._samples)
-        if not ordered:
-            return {"count": 0, "p50_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
+            samples = list(self._samples)
 
-        def pick(q: float) -> float:
-            return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 3)
+        def pick(p: float) -> float:
+            return round((percentile(samples, p) or 0.0) * 1000, 3)
 
-        return {"count": len(ordered), "p50_ms": pick(0.5), "p99_ms": pick(0.99), "max_ms": pick(1.0)}
+        return {"count": len(samples), "p50_ms": pick(50), "p99_ms": pick(99), "max_ms": pick(100)}

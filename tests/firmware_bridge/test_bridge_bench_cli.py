@@ -7,7 +7,8 @@ import json
 import pytest
 
 from companion.cli import main
-from firmware_bridge.bench import BenchOptions, percentile, run
+from companion.percentiles import percentile
+from firmware_bridge.bench import BenchOptions, run
 from firmware_bridge.virtual import VirtualTable
 
 
