@@ -29,8 +29,10 @@ class Applied(NamedTuple):
     events: str
     """JSON list of ``Event.to_json()``."""
 
-    def event_texts(self) -> list[str]:
-        return [e["text"] for e in json.loads(self.events)]
+    def summary(self) -> str:
+        """What the input did, in the players' words (its events), or its kind when it said nothing."""
+        texts = [e["text"] for e in json.loads(self.events)]
+        return "; ".join(texts) or str(json.loads(self.payload).get("kind", "action"))
 
 
 def replay(game: Game, setup: Setup, payloads: Iterable[JSON], start: Any = None) -> Any:

@@ -136,8 +136,7 @@ class Writer:
         target = run.applied[-1]
         state = run.position_before_last()
         view = run.game.view(state)
-        texts = "; ".join(target.event_texts()) or json.loads(target.payload).get("kind", "action")
-        events = (Event("InputUndone", f"Undone: {texts}", {"seq": target.seq}),)
+        events = (Event("InputUndone", f"Undone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("undo", "{}", events, target.seq)
         position = Position(run.game_id, self._status(run, state), view, len(run.applied) > 1, True)
 
@@ -159,8 +158,7 @@ class Writer:
         except ActionError as exc:
             raise Rejected("illegal", f"cannot redo: {exc}") from exc
         view = run.game.view(state)
-        texts = "; ".join(target.event_texts()) or json.loads(target.payload).get("kind", "action")
-        events = (Event("InputRedone", f"Redone: {texts}", {"seq": target.seq}),)
+        events = (Event("InputRedone", f"Redone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("redo", "{}", events, target.seq)
         position = Position(run.game_id, self._status(run, state), view, True, len(run.redo) > 1)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from companion.games.chaos_marauders.cards import Colour
+from collections.abc import Callable
+
+from companion.games.chaos_marauders.cards import CardId, Colour
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.placement import (
@@ -65,25 +67,27 @@ def attack_targets(
 
 def stick_targets(f: Facts, state: State, seat: int) -> list[Spot]:
     """Purple cards (and Odlugg) in opponents' lines: a Bozlum Pigsticker's victims."""
-    return [
-        (other, li, s)
-        for other in range(state.seats)
-        if other != seat
-        for li, cells in enumerate(state.boards[other])
-        for s, c in enumerate(cells)
-        if c is not None and (f.colour[c] is _COLOUR_PURPLE or f.ability[c] == _ABILITY_ODLUGG)
-    ]
+
+    def victim(card: CardId) -> bool:
+        return f.colour[card] is _COLOUR_PURPLE or f.ability[card] == _ABILITY_ODLUGG
+
+    return _opponents_cards(state, seat, victim)
 
 
 def steal_targets(f: Facts, state: State, seat: int) -> list[Spot]:
     """Non-purple cards in opponents' lines: what Venemous Creeps may take."""
+    return _opponents_cards(state, seat, lambda c: f.colour[c] is not _COLOUR_PURPLE)
+
+
+def _opponents_cards(state: State, seat: int, wanted: Callable[[CardId], bool]) -> list[Spot]:
+    """Every card in the lines of ``seat``'s opponents that ``wanted`` accepts, in reading order."""
     return [
         (other, li, s)
         for other in range(state.seats)
         if other != seat
         for li, cells in enumerate(state.boards[other])
         for s, c in enumerate(cells)
-        if c is not None and f.colour[c] is not _COLOUR_PURPLE
+        if c is not None and wanted(c)
     ]
 
 
