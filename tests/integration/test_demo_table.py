@@ -7,8 +7,7 @@ configured serial port report the firmware as connected in the view's devices.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +22,10 @@ from companion.settings import Settings
 from companion.table import TagRegistry
 from firmware_bridge.virtual import VirtualSettings, VirtualTable
 
+from .waiting import wait_until
+
 LAYOUT = DemoLayout()
 MAX_STEPS = 150
-
-
-def wait_until(session: Session, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
-    """Waits on a condition, woken by every view the session publishes (no sleeping)."""
-    subscription = session.subscribe()
-    deadline = time.monotonic() + timeout
-    try:
-        while not predicate() and time.monotonic() < deadline:
-            subscription.get(timeout=0.05)
-        return predicate()
-    finally:
-        subscription.close()
 
 
 @pytest.fixture

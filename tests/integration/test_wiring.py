@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from companion.cli.wiring import adapters, serial_port
@@ -12,20 +10,10 @@ from companion.session import Session
 from companion.session.contract import Command
 from companion.settings import Settings
 
+from .waiting import wait_until
+
 GPIO = {"pin_factory": "mock", "shout_buttons": [17, 27], "player_leds": [5, 6], "buzzer": 12}
 PLAYERS = [{"name": "Grotsnik", "colour": "#e23b3b"}, {"name": "Ugluk", "colour": "#2f7df6"}]
-
-
-def wait_until(session: Session, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
-    """Waits on a condition, woken by every view the session publishes (no sleeping)."""
-    subscription = session.subscribe()
-    deadline = time.monotonic() + timeout
-    try:
-        while not predicate() and time.monotonic() < deadline:
-            subscription.get(timeout=0.05)
-        return predicate()
-    finally:
-        subscription.close()
 
 
 def test_serial_port_from_the_setting_or_a_section() -> None:
