@@ -86,68 +86,6 @@ def test_select_frame_carries_crc_a_low_byte_first() -> None:
     assert mfrc522.crc_a(frame) == 0  # the residue the driver checks on each SAK
 
 
-class FakeChip:
-    """Just enough MFRC522 to drive ``read_uid`` for a 7-byte-UID tag through the FIFO registers."""
-
-    def __init__(self, uid: bytes) -> None:
-        self.regs = {mfrc522.COM_IRQ: 0, mfrc522.ERROR: 0, mfrc522.CONTROL: 0, mfrc522.BIT_FRAMING: 0}
-        self.fifo_in: list[int] = []
-        self.fifo_out: list[int] = []
-        self.uid = uid
-        self.pending: int | None = None
-
-    # spi + cs in one
-    def value(self, _level: int) -> None:
-        pass
-
-    def write(self, data: bytes) -> None:
-        reg = (data[0] >> 1) & 0x3F
-        if data[0] & 0x80:
-            self.pending = reg
-            return
-        value = data[1]
-        if reg == mfrc522.FIFO_DATA:
-            self.fifo_in.append(value)
-        elif reg == mfrc522.FIFO_LEVEL and value & 0x80:
-            self.fifo_in.clear()
-        elif reg == mfrc522.BIT_FRAMING and value & 0x80:
-            self._answer(bytes(self.fifo_in))
-        else:
-            self.regs[reg] = value
-
-    def read(self, n: int) -> bytes:
-        reg = self.pending
-        if reg == mfrc522.FIFO_DATA:
-            return bytes([self.fifo_out.pop(0)])
-        if reg == mfrc522.FIFO_LEVEL:
-            return bytes([len(self.fifo_out)])
-        return bytes([self.regs.get(reg, 0)])
-
-    def _answer(self, frame: bytes) -> None:
-        self.fifo_in.clear()
-        levels = [b"\x88" + self.uid[:3], self.uid[3:7]]
-        reply = None
-        if frame == b"\x52":
-            reply = b"\x44\x00"
-        elif len(frame) == 2 and frame[1] == 0x20:
-            four = levels[(frame[0] - 0x93) // 2]
-            reply = four + bytes([mfrc522.bcc(four)])
-        elif len(frame) == 9 and frame[1] == 0x70:
-            level = (frame[0] - 0x93) // 2
-            reply = mfrc522.with_crc_a(bytes([0x04 if level == 0 else 0x00]))
-        if reply is None:
-            self.regs[mfrc522.COM_IRQ] = 0x01  # timer: no answer (HLTA)
-        else:
-            self.fifo_out = list(reply)
-            self.regs[mfrc522.COM_IRQ] = 0x30
-
-
-def test_driver_reads_a_seven_byte_uid_through_two_cascade_levels() -> None:
-    chip = FakeChip(bytes.fromhex("04A1B2C3D4E5F6"))
-    reader = mfrc522.MFRC522(chip, chip)
-    assert reader.read_uid() == bytes.fromhex("04A1B2C3D4E5F6")
-
-
 def test_firmware_and_host_agree_on_every_message_type_number() -> None:
     """The two sides keep their own constants (MicroPython has no enum): they must never drift."""
     from firmware_bridge.messages import MsgType
