@@ -94,10 +94,6 @@ def _choices(view: Mapping[str, JSON]) -> list[Mapping[str, JSON]]:
     return [c for c in (asked or {}).get("choices") or () if isinstance(c, Mapping)]
 
 
-def has_choices(view: Mapping[str, JSON]) -> bool:
-    return bool(_choices(view))
-
-
 class ChoiceCursor:
     """The prompt choice the ``next`` button has shown on the TV, valid until the view's seq moves
     on (any accepted input may change the prompt, so a choice shown before it is never taken)."""
@@ -106,17 +102,16 @@ class ChoiceCursor:
         self._seq: JSON = None
         self._index = -1
 
-    def step(self, view: Mapping[str, JSON]) -> Note:
-        """Names the next choice of the prompt (the first one after the prompt changed)."""
+    def step(self, view: Mapping[str, JSON]) -> str | None:
+        """Moves to the next choice of the prompt (the first one after the prompt changed) and names
+        it for the TV; None when the prompt offers no choice."""
         choices = _choices(view)
         if not choices:
-            self._seq, self._index = None, -1
-            return Note("Nothing to choose now", level="info")
+            return None
         seq = view.get("seq")
         self._index = (self._index + 1) % len(choices) if seq == self._seq else 0
         self._seq = seq
-        shown = f"{self._index + 1}/{len(choices)}"
-        return Note(f"{choices[self._index].get('label')} ({shown}): confirm takes it", level="info")
+        return f"{choices[self._index].get('label')} ({self._index + 1}/{len(choices)}): confirm takes it"
 
     def shown(self, view: Mapping[str, JSON]) -> Mapping[str, JSON] | None:
         """The choice shown for this very view, if any."""

@@ -242,13 +242,12 @@ class Table:
             view = self._session.view()
             mapper = self.mapper_for(game_name(view))
             move_on = mapper.next_action(view) if mapper else Note("No game is running")
-            if not (isinstance(move_on, Note) and mapper and buttons.has_choices(view)):
-                self.dispatch(move_on, now, source="gpio")
-                return
             # No move-on action now: step through the prompt's choices instead (confirm takes one).
-            shown = self._cursor.step(view)
-            assert isinstance(shown, Note)
-            self.notices.post(CURSOR, shown.text, shown.level, expires_at=now + self._config.notice_s)
+            shown = self._cursor.step(view) if mapper and isinstance(move_on, Note) else None
+            if shown is None:
+                self.dispatch(move_on, now, source="gpio")
+            else:
+                self.notices.post(CURSOR, shown, "info", expires_at=now + self._config.notice_s)
         else:
             log.warning("unknown button %r", name)
 
