@@ -46,6 +46,9 @@ class ButtonPressed:
     button: ButtonId
     at: float
     """Seconds of the press on the clock that timed it (device or host), for first-press ordering."""
+    source: str = "gpio"
+    """What the button is wired to: "gpio" (the Pi's own pins) or "firmware" (the microcontroller).
+    The commands a press makes carry it, so the log says which device an input came from."""
 
 
 @dataclass(frozen=True)

@@ -183,7 +183,7 @@ class HostProtocol:
             self._observe(DieRolled(DieId(msg.die), m.die_kind_name(msg.kind), msg.face, at))
         elif isinstance(msg, m.Button):
             if msg.pressed:
-                self._observe(ButtonPressed(ButtonId(str(msg.button)), msg.device_ms / 1000.0))
+                self._observe(ButtonPressed(ButtonId(str(msg.button)), msg.device_ms / 1000.0, "firmware"))
         elif isinstance(msg, m.StateReport):
             self._count("state_reports")
             self._reconcile(msg, at)

@@ -14,7 +14,8 @@ from companion.engine import JSON, Event
 
 CommandKind = Literal["act", "undo", "redo", "new_game", "end_game"]
 Source = str
-"""Where a command came from: "control", "api", "table", "gpio", "demo", "cli"."""
+"""Where a command came from: "control", "api", "table", "gpio", "firmware" (a button on the
+microcontroller), "demo", "cli"."""
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ SHOUT_PREFIX = "shout:"
 class _Press:
     player: PlayerId
     at: float
+    source: str
 
 
 def shout_seat(button: str) -> PlayerId | None:
@@ -50,22 +51,23 @@ class ShoutRace:
         self._presses: list[_Press] = []
         self._closes_at: float | None = None
 
-    def pressed(self, player: PlayerId, at: float, now: float) -> None:
+    def pressed(self, player: PlayerId, at: float, now: float, source: str = "gpio") -> None:
         if self._closes_at is None:
             self._closes_at = now + self._window
         if all(p.player != player for p in self._presses):  # a bounce or a second press does not count
-            self._presses.append(_Press(player, at))
+            self._presses.append(_Press(player, at, source))
 
     def next_deadline(self) -> float | None:
         return self._closes_at
 
-    def due(self, now: float) -> list[tuple[PlayerId, float]] | None:
-        """The presses in time order (winner first) once the window closed, else None."""
+    def due(self, now: float) -> tuple[list[tuple[PlayerId, float]], str] | None:
+        """The presses in time order (winner first) and the winning press's source, once the window
+        closed; else None."""
         if self._closes_at is None or self._closes_at > now:
             return None
         ordered = sorted(self._presses, key=lambda p: (p.at, p.player))
         self._presses, self._closes_at = [], None
-        return [(p.player, p.at) for p in ordered]
+        return [(p.player, p.at) for p in ordered], ordered[0].source
 
 
 def shout_result(

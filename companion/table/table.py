@@ -207,9 +207,9 @@ class Table:
         for settled in self._tracker.due(now):
             self._placements.settled(settled, now)
         self.dispatch(self._rolls.due(now), now)
-        order = self._shouts.due(now)
-        if order:
-            self._shout(order, now)
+        race = self._shouts.due(now)
+        if race is not None and race[0]:
+            self._shout(*race, now)
         self._placements.recheck(now)
         if self.notices.text(CURSOR) is not None and self._cursor.shown(self._session.view()) is None:
             self.notices.clear(CURSOR)  # the game moved on: the choice shown is no longer on offer
@@ -232,12 +232,12 @@ class Table:
         name = self._config.button_role(str(press.button))
         seat = buttons.shout_seat(name)
         if seat is not None:
-            self._shouts.pressed(seat, press.at, now)
+            self._shouts.pressed(seat, press.at, now, press.source)
         elif name == "undo":
-            self.submit(Command(kind="undo", source="gpio"), "Undo", now)
+            self.submit(Command(kind="undo", source=press.source), "Undo", now)
         elif name == "confirm":
             self.notices.clear(CURSOR)
-            self.dispatch(buttons.confirm(self._session.view(), self._cursor), now, source="gpio")
+            self.dispatch(buttons.confirm(self._session.view(), self._cursor), now, source=press.source)
         elif name == "next":
             view = self._session.view()
             mapper = self.mapper_for(game_name(view))
@@ -245,13 +245,13 @@ class Table:
             # No move-on action now: step through the prompt's choices instead (confirm takes one).
             shown = self._cursor.step(view) if mapper and isinstance(move_on, Note) else None
             if shown is None:
-                self.dispatch(move_on, now, source="gpio")
+                self.dispatch(move_on, now, source=press.source)
             else:
                 self.notices.post(CURSOR, shown, "info", expires_at=now + self._config.notice_s)
         else:
             log.warning("unknown button %r", name)
 
-    def _shout(self, order: list[tuple[Any, float]], now: float) -> None:
+    def _shout(self, order: list[tuple[Any, float]], source: str, now: float) -> None:
         view = self._session.view()
         mapper = self.mapper_for(game_name(view))
         if mapper is None:
@@ -260,7 +260,7 @@ class Table:
         translation, margin = buttons.shout_result(order, mapper, view)
         if margin:
             self.note(margin, level="info", now=now)
-        self.dispatch(translation, now, source="gpio")
+        self.dispatch(translation, now, source=source)
 
     # ------------------------------------------------------------------------ commands, notices
 

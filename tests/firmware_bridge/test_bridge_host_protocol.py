@@ -79,7 +79,7 @@ def test_events_become_observations_and_are_acknowledged() -> None:
     assert h.observed == [
         TagSeen(1, "04A1B2C3D4E5F6", 100.0),
         DieRolled(0, "d20", 17, 100.0),
-        ButtonPressed("1", 5.0),
+        ButtonPressed("1", 5.0, "firmware"),
         TagGone(1, "04A1B2C3D4E5F6", 100.0),
     ]
     assert h.acks == [40, 41, 42, 43, 44]

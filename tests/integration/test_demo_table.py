@@ -98,9 +98,9 @@ def test_demo_plays_through_the_virtual_device(wired: tuple[Session, Any], devic
             assert on_readers[LAYOUT.line_reader(seat, line)] == cells
     refused = [n for n in session.view()["notices"] if "refused" in str(n.get("text"))]
     assert refused == []
-    # Slot questions were answered with the table's next and confirm buttons, not the phone.
+    # Slot questions were answered with the device's next and confirm buttons, not the phone.
     assert any(
-        entry["source"] == "gpio" and (entry["action"] or {}).get("kind") == "place"  # type: ignore[union-attr]
+        entry["source"] == "firmware" and (entry["action"] or {}).get("kind") == "place"  # type: ignore[union-attr]
         for entry in session.history(limit=1000)
     )
 

@@ -7,8 +7,8 @@ from companion.observations import ButtonId, ButtonPressed
 from .table_fakes import toy_view
 
 
-def press(table, name: str, at: float) -> None:
-    table.observe(ButtonPressed(ButtonId(name), at))
+def press(table, name: str, at: float, source: str = "gpio") -> None:
+    table.observe(ButtonPressed(ButtonId(name), at, source))
 
 
 def test_the_earliest_shout_wins_even_when_it_arrives_second(table, session, clock):
@@ -32,6 +32,23 @@ def test_a_repeated_press_by_the_same_player_counts_once(table, session, clock):
     clock.advance(0.05)
     table.pump()
     assert [dict(c.payload) for c in session.sent] == [{"kind": "shout", "player": 1}]
+
+
+def test_a_shout_takes_the_source_of_the_press_that_won(table, session, clock):
+    press(table, "shout:1", clock() + 0.002, source="gpio")
+    press(table, "shout:0", clock() + 0.001, source="firmware")
+    table.pump()  # the window opens when the first press reaches the table
+    clock.advance(0.05)
+    table.pump()
+    [command] = session.sent
+    assert (command.source, dict(command.payload)) == ("firmware", {"kind": "shout", "player": 0})
+
+
+def test_buttons_on_the_microcontroller_are_logged_as_firmware(table, session, clock):
+    press(table, "undo", clock(), source="firmware")
+    table.pump()
+    [command] = session.sent
+    assert (command.kind, command.source) == ("undo", "firmware")
 
 
 def test_undo_button_asks_the_session_to_undo(table, session, clock):
