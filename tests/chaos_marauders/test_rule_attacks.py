@@ -117,6 +117,18 @@ def test_attack_before_the_end_of_a_turn_ending_card() -> None:
     assert state.active == 1
 
 
+def test_captured_red_cards_may_be_discarded_unless_their_crew_comes_too() -> None:
+    # Rulebook p.10: the victor "may take any remaining cards"; only a *drawn* red card must be placed
+    # (card reference p.15), and a crew's machine cards (the crew "must then place the cards").
+    state = position(
+        {0: [line(HS, CLAWS, HAK, None, HM)], 1: [line(HS, "smasher-left", SNOT), line(OS, DIRT)]}
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), Roll(0, "cube", ("eye",)))
+    assert Discard(0, "smasher-left") in GAME.legal_actions(state)
+    state, _ = play(state, Discard(0, "smasher-left"))
+    assert "smasher-left" in state.discard
+
+
 def test_a_line_completed_with_captured_cards_cannot_attack() -> None:
     state = position(
         {

@@ -85,6 +85,20 @@ def test_sneaky_git_cannot_force_a_discard_of_an_older_card() -> None:
     assert state.boards[1][1][3] == HAK and state.boards[1][1][4] is None
 
 
+def test_sneaky_git_forces_the_discard_of_the_drawn_crew_not_the_machine_it_pulled() -> None:
+    # "any card he has just taken from the draw pile": the crew, not the Smasher it pulled from Grotsnik.
+    state = position(
+        {1: [line(HS, DIRT, GIT)], 0: [line(HS, "smasher-left", "smasher-right")]},
+        active=1,
+        markers=[(1, 0, 2, 0)],
+    )
+    state, _ = play(state, Draw(1, "smasher-crew"), Place(1, "smasher-crew", 1, 3))
+    state, _ = play(state, Place(1, "smasher-left", 1, 1))
+    assert state.fresh == ("smasher-crew", 1, 3)
+    state, _ = play(state, ForceDiscard(0, 0, 2))
+    assert state.boards[1][1][3] is None and state.boards[1][1][1] == "smasher-left"
+
+
 def test_only_the_gits_owner_may_force_the_discard() -> None:
     state, _ = play(git_ready(), Draw(0, GIT), Place(0, GIT, 0, 4, 1), Draw(1, HAK))
     with pytest.raises(IllegalActionError):

@@ -11,6 +11,7 @@ from companion.games.chaos_marauders.actions import (
     Decline,
     Discard,
     Draw,
+    Pick,
     Place,
     Reorganise,
 )
@@ -26,6 +27,7 @@ from companion.games.chaos_marauders.state import (
 from .positions import (
     BILGE,
     CLAWS,
+    CREEPS,
     DAGROMM,
     DIRT,
     GAME,
@@ -118,6 +120,26 @@ def test_idol_in_an_opponents_line_goes_within_three_spaces() -> None:
         GAME.apply(state, Place(0, IDOL, 2, 5, 1))
     state, _ = play(state, Place(0, IDOL, 0, 3, 1))
     assert state.boards[1][0][3] == IDOL
+
+
+def test_idol_received_any_way_may_go_in_an_opponents_line() -> None:
+    # Card reference, Idol: "When a player receives the Idol, he may either place it in one of his
+    # battle lines or in a battle line belonging to an opponent": stolen or captured, not only drawn.
+    state = position({0: [line(HS, DIRT)], 1: [line(HS, IDOL)], 2: [line(HS, SNOT)]}, players=3)
+    state, _ = play(state, Draw(0, CREEPS), Pick(0, 1, 0, 1))
+    assert Place(0, IDOL, 0, 2, 2) in GAME.legal_actions(state)
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, IDOL, 0, 6, 2))
+    state, _ = play(state, Place(0, IDOL, 0, 2, 2))
+    assert state.boards[2][0][2] == IDOL
+
+
+def test_a_captured_idol_may_go_in_an_opponents_line() -> None:
+    state = position({0: [line(HS, CLAWS, HAK, None, HM)], 1: [line(HS, IDOL, SNOT), line(OS, DIRT)]})
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), Roll(0, "cube", ("eye",)))
+    assert Place(0, IDOL, 1, 2, 1) in GAME.legal_actions(state)
+    state, _ = play(state, Place(0, IDOL, 1, 2, 1))
+    assert state.boards[1][1][2] == IDOL
 
 
 def idol_end(extra: str | None = None):

@@ -18,6 +18,7 @@ from .positions import (
     HAK,
     HM,
     HS,
+    OM,
     OS,
     PIG,
     PLAGUE,
@@ -190,11 +191,71 @@ def test_chaos_marauders_shout_before_the_card_is_placed_takes_it_too() -> None:
     assert state.active == 0 and state.top is None
 
 
-def test_a_second_shout_after_the_marauders_are_taken_is_false() -> None:
+def test_a_second_shout_after_the_marauders_are_taken_is_too_late_not_false() -> None:
+    # Card reference: "If more than one player calls out ... the card goes to the player who called it
+    # first"; only a shout when the card "was not actually drawn" is punished.
     state, _ = play(position({2: [line(HS, SNOT)]}, players=3), Place(0, CM, 0, 3), Shout(1))
     state, _ = play(state, Place(1, CM, 0, 4))
-    state, events = play(state, Shout(2))
-    assert "FalseShout" in kinds(events)
+    with pytest.raises(IllegalActionError, match="Too late"):
+        GAME.apply(state, Shout(2))
+    assert not any(isinstance(a, Shout) for a in GAME.legal_actions(state))
+
+
+def test_chaos_marauders_shout_is_open_while_the_completed_line_may_attack() -> None:
+    # Placing the Marauders completes line 1: the shout still takes them, and the broken line's attack
+    # offer goes with them (card reference: until the active player "manages to finish his turn").
+    state = position({0: [line(HS, DIRT, HAK, None, OM)], 1: [line(HS, SNOT)]})
+    state, _ = play(state, Place(0, CM, 0, 3))
+    assert isinstance(state.top, AttackOffer)
+    assert Shout(1) in GAME.legal_actions(state)
+    state, events = play(state, Shout(1))
+    assert kinds(events)[:2] == ["AttackCalledOff", "MaraudersSpotted"]
+    state, _ = play(state, Place(1, CM, 1, 4))
+    assert state.top is None and state.active == 0 and not state.turn_ends  # his turn goes on
+
+
+def test_chaos_marauders_shout_after_the_attack_is_declared_calls_it_off_and_ends_the_turn() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, OM)], 1: [line(HS, SNOT)]})
+    state, _ = play(state, Place(0, CM, 0, 3), Attack(0, 0, 1, 0))
+    state, events = play(state, Shout(1))
+    assert kinds(events)[:2] == ["AttackCalledOff", "MaraudersSpotted"]
+    state, _ = play(state, Place(1, CM, 1, 4))
+    assert state.boards[1][0][1] == SNOT  # the defender's line was never attacked
+    assert state.active == 1  # a declared attack ends the turn
+
+
+def test_chaos_marauders_shout_during_a_pigsticker_choice() -> None:
+    state = position({0: [line(HS, DIRT)], 1: [line(HS, CLAWS)]})
+    state, _ = play(state, Place(0, CM, 0, 3), Place(0, PIG, 1, 4))
+    assert isinstance(state.top, CardChoice) and state.top.ability == "stick"
+    state, events = play(state, Shout(1))
+    assert "MaraudersSpotted" in kinds(events) and state.boards[0][0][3] is None
+    state, _ = play(state, Place(1, CM, 1, 4))
+    assert isinstance(state.top, CardChoice) and state.top.ability == "stick"  # the Pigsticker's turn
+
+
+def test_a_pigsticker_completing_a_line_may_attack_the_line_its_discard_weakened() -> None:
+    # The completed line (10) cannot beat Ugluk's (11) until the Pigsticker discards his Claws (6).
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, CLAWS, SQUAD)]})
+    state, _ = play(state, Place(0, PIG, 0, 3))
+    assert isinstance(state.top, CardChoice) and state.top.ability == "stick"
+    state, _ = play(state, Pick(0, 1, 0, 1))
+    assert isinstance(state.top, AttackOffer)
+    state, events = play(state, Attack(0, 0, 1, 0))
+    assert "AttackDeclared" in kinds(events)
+
+
+def test_a_pigsticker_line_with_nothing_to_attack_after_its_discard_gets_no_offer() -> None:
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, CLAWS, SQUAD)]})
+    state, _ = play(state, Place(0, PIG, 0, 3), Decline(0))
+    assert state.top is None and GAME.prompt(state).kind == "draw"
+
+
+def test_a_card_taken_from_a_false_shouter_may_complete_a_line_that_attacks() -> None:
+    # Only cards taken "as a result of an attack" may not complete an attacking line (rulebook p.10).
+    state = position({0: [line(HS, DIRT, HAK, None, HM)], 1: [line(OS, SHOTTI), line(HS, SNOT)]})
+    state, _ = play(state, Shout(1), Pick(0, 1, 0, 1), Place(0, SHOTTI, 0, 3))
+    assert isinstance(state.top, AttackOffer) and state.top.line == 0
 
 
 def test_pigsticker_reaches_protected_and_complete_lines() -> None:

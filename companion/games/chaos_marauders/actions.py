@@ -12,8 +12,8 @@ Which prompt each answers (``Prompt.kind``):
 - "stick" / "steal" / "take": ``pick``, ``decline``;  "blast": ``blast``, ``decline``;
 - "roll": ``roll`` (several faces at once where several rolls are due: Dagromm, Odlugg's meal,
   booty under Odlugg's eye, the Idol's six);
-- at any time in the active player's draw or placement: ``shout`` (others), and ``force_discard``
-  (a Sneaky Git's owner, while the victim's drawn card is fresh);
+- at any moment of the active player's turn: ``shout`` (others); and ``force_discard`` (a Sneaky
+  Git's owner, while the victim's drawn card is fresh);
 - at any moment, answering no prompt: ``correct_place`` / ``correct_remove``, hand corrections of
   the table from the control page (corrections.py; never listed as legal actions).
 """

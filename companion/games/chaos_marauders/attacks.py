@@ -65,7 +65,7 @@ def attack(f: Facts, state: State, a: Attack, ev: list[Event]) -> State:
     return replace_top(state, AttackRoll(a.player, a.line, a.target, a.target_line, attacks_left, bilge))
 
 
-def decline_attack(state: State, a: Decline, ev: list[Event]) -> State:
+def decline_attack(f: Facts, state: State, a: Decline, ev: list[Event]) -> State:
     top = state.top
     assert isinstance(top, AttackOffer)
     ev.append(Event("AttackDeclined", f"{who(state, a.player)} does not attack", {"player": a.player}))

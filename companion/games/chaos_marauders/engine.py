@@ -69,7 +69,7 @@ from companion.games.chaos_marauders.state import (
     evolve,
 )
 
-RULES_VERSION = "chaos-marauders/engine-1"
+RULES_VERSION = "chaos-marauders/engine-2"
 
 Handler = Callable[[Facts, State, Any, list[Event]], State]
 """A rules function: the position, the action it answers, the events so far -> the new position."""
@@ -223,7 +223,7 @@ def _handler(f: Facts, state: State, a: Action) -> Handler:
 def _decline_handler(state: State, a: Decline) -> Handler:
     top = state.top
     owner = getattr(top, "player", None)
-    declines: dict[type, Callable[..., State]] = {
+    declines: dict[type, Handler] = {
         AttackOffer: attacks.decline_attack,
         CardChoice: specials_picks.decline_pick,
         BlowbackTarget: specials_green.decline_blast,
@@ -234,7 +234,7 @@ def _decline_handler(state: State, a: Decline) -> Handler:
         raise IllegalActionError("There is nothing to decline now")
     if a.player != owner:
         raise IllegalActionError(f"It is {state.names[owner or 0]}'s choice")
-    return lambda f, s, act, ev: fn(s, act, ev)
+    return fn
 
 
 def _roll_handler(state: State, a: Roll) -> Handler:

@@ -15,7 +15,7 @@ from companion.games.chaos_marauders.actions import Discard, Draw, Place
 from companion.games.chaos_marauders.cards import CardId, Colour, Part
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
-from companion.games.chaos_marauders.make_room import room_spots
+from companion.games.chaos_marauders.make_room import crew_backed, room_spots
 from companion.games.chaos_marauders.placement import (
     board_has,
     is_complete,
@@ -40,6 +40,7 @@ from companion.games.chaos_marauders.state import (
     State,
     discard,
     evolve,
+    pop,
     push,
     replace_top,
     set_cell,
@@ -74,10 +75,17 @@ MUST_PLACE = frozenset({"odlugg", "shout"})
 """Sources whose cards must be placed when they can be (Odlugg joining, spotted Chaos Marauders)."""
 
 
-def must_place(f: Facts, card: CardId, source: str) -> bool:
-    """Red cards "must be placed if able", so must Odlugg, spotted Marauders and a won Sneaky Git."""
-    if f.colour[card] is _COLOUR_RED or source in MUST_PLACE:
+def must_place(f: Facts, state: State, top: PlaceStep, card: CardId) -> bool:
+    """Must ``card`` of ``top`` be placed when it can be? A drawn red card (card reference p.15: "When
+    a player draws a red card, he must place it [...] if able"), a crew and the machine cards it
+    pulls or holds ("He must then place the cards"; make_room.py), Odlugg joining, spotted Marauders
+    and a won Sneaky Git. Other cards taken after an attack may be discarded (rulebook p.10: "may
+    take any remaining cards")."""
+    source = top.source
+    if source in MUST_PLACE:
         return True
+    if f.colour[card] is _COLOUR_RED:
+        return source == "draw" or crew_backed(f, state, top, card)
     return source == "capture" and f.ability[card] == _ABILITY_SNEAKY_GIT
 
 
@@ -114,9 +122,11 @@ def draw(f: Facts, state: State, a: Draw, ev: list[Event]) -> State:
     counts[index] -= 1
     pile = tuple(counts)
     name = who(state, a.player)
+    changes: dict[str, object] = {}
     if f.ability[a.card] == _ABILITY_CHAOS_MARAUDERS:
         # The active player keeps Chaos Marauders quiet until a shout: the TV must not give him away.
         ev.append(Event("CardDrawn", f"{name} drew a card", {"player": a.player}))
+        changes["marauders_drawn"] = True
     else:
         ev.append(Event("CardDrawn", f"{name} drew {title(f, a.card)}", {"player": a.player, "card": a.card}))
     fresh = (a.card, -1, -1)
@@ -130,7 +140,17 @@ def draw(f: Facts, state: State, a: Draw, ev: list[Event]) -> State:
         )
     # The drawn card's bookkeeping rides along with the PlaceStep: one copy of the position.
     return receive(
-        f, state, a.player, (pending(a.card),), "draw", True, ev, pile=pile, fresh=fresh, turn_ends=turn_ends
+        f,
+        state,
+        a.player,
+        (pending(a.card),),
+        "draw",
+        True,
+        ev,
+        pile=pile,
+        fresh=fresh,
+        turn_ends=turn_ends,
+        **changes,
     )
 
 
@@ -250,8 +270,8 @@ def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
         if target == a.player:
             fail("A Sneaky Git goes in an opponent's battle line")
         near = True
-    elif ability == _ABILITY_IDOL and top.source == "draw" and target != a.player:
-        near = True
+    elif ability == _ABILITY_IDOL and target != a.player:
+        near = True  # received any way, the Idol may go to an opponent (card reference: Idol)
     elif target != a.player:
         fail(f"{title(f, a.card)} goes in your own battle lines")
     cells = state.boards[target][a.line]
@@ -310,7 +330,10 @@ def put(
     was_complete = is_complete(f, state.boards[seat][line])
     own_draw = source == "draw" and placer == state.active and seat == placer
     marauders = own_draw and f.ability[card] == _ABILITY_CHAOS_MARAUDERS
-    if own_draw:
+    fresh = state.fresh
+    if own_draw and fresh is not None and fresh[0] == card and fresh[1] < 0:
+        # Only the card taken from the draw pile, not machine cards its crew pulled along (a Sneaky
+        # Git forces the discard of "any card he has just taken from the draw pile").
         changes["fresh"] = (card, line, slot)
     if marauders:
         changes["marauders_at"] = (line, slot)
@@ -330,17 +353,21 @@ def put(
         )
     # Pushed in reverse order of answering: abilities first, then the attack offer.
     ability = f.ability[card]
+    sticks = ability == _ABILITY_PIGSTICKER and seat == placer and bool(stick_targets(f, state, seat))
     # Bilge Guttrot completing his own line attacks through his own choice (one attack, not two).
     if (
         not was_complete
         and seat == placer == state.active
         and may_attack
         and ability != _ABILITY_BILGE_GUTTROT
+        and is_complete(f, state.boards[seat][line])
     ):
-        if is_complete(f, state.boards[seat][line]) and attack_targets(f, state, seat, line):
+        # A Pigsticker's discard comes first and may weaken a target enough: the offer waits below
+        # it, and goes if no line can be attacked once the discard is made (offer_or_drop).
+        if sticks or attack_targets(f, state, seat, line):
             shaman = any(c is not None and f.ability[c] == _ABILITY_SHAMAN for c in state.boards[seat][line])
             state = push(state, AttackOffer(seat, line, 2 if shaman else 1))
-    if ability == _ABILITY_PIGSTICKER and seat == placer and stick_targets(f, state, seat):
+    if sticks:
         state = push(state, CardChoice(seat, "stick"))
     elif ability == _ABILITY_BILGE_GUTTROT and source == "draw":
         state = push(state, BilgeChoice(seat, line))
@@ -356,6 +383,15 @@ def put(
     return state
 
 
+def offer_or_drop(f: Facts, state: State) -> State:
+    """``state`` without an attack offer on top that has no line to attack (a Pigsticker's completed
+    line whose discard left every target too strong)."""
+    top = state.top
+    if isinstance(top, AttackOffer) and not attack_targets(f, state, top.player, top.line, top.bilge):
+        return pop(state)
+    return state
+
+
 def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> State:
     top = state.top
     if isinstance(top, PlaceStep):
@@ -365,7 +401,7 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
         if index < 0:
             fail(f"{a.card} is not waiting to be placed")
         card = top.cards[index].card
-        if must_place(f, card, top.source):
+        if must_place(f, state, top, card):
             if any(legal_slots(f, cells, card) for cells in state.boards[a.player]):
                 fail(f"{title(f, card)} must be placed when it can be")
             if room_spots(f, state, top, card):
@@ -403,7 +439,15 @@ def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
         spot = state.marauders_at
         if spot is not None and state.card_at(state.active, *spot) == f.first(_ABILITY_CHAOS_MARAUDERS):
             ev.append(Event("MaraudersKept", f"{who(state, state.active)} kept the Chaos Marauders!", {}))
-        state = evolve(state, active=nxt, round=rnd, turn_ends=False, fresh=None, marauders_at=None)
+        state = evolve(
+            state,
+            active=nxt,
+            round=rnd,
+            turn_ends=False,
+            fresh=None,
+            marauders_at=None,
+            marauders_drawn=False,
+        )
         ev.append(Event("TurnStarted", f"{who(state, nxt)}'s turn", {"player": nxt, "round": rnd}))
     if not state.stack and not any(state.pile):
         if not state.discard:
@@ -428,6 +472,7 @@ def finish(f: Facts, state: State, seat: int | None, ev: list[Event]) -> State:
         first_to_complete=seat,
         fresh=None,
         marauders_at=None,
+        marauders_drawn=False,
         turn_ends=False,
     )
     if seat is not None:

@@ -31,6 +31,7 @@ from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import must_place
 from companion.games.chaos_marauders.make_room import room_spots
 from companion.games.chaos_marauders.placement import legal_slots, open_slots
+from companion.games.chaos_marauders.specials_picks import shout_refusal
 from companion.games.chaos_marauders.state import (
     SLOTS,
     AttackOffer,
@@ -144,8 +145,7 @@ def legal(f: Facts, state: State) -> list[Action]:
 def _interjections(f: Facts, state: State) -> list[Action]:
     """Shouts and Sneaky Git threats: answers from players other than the one the prompt names."""
     out: list[Action] = []
-    top = state.top
-    if top is None or (isinstance(top, PlaceStep) and top.source == "draw" and top.player == state.active):
+    if _may_shout(f, state):
         out.extend(_shouts(state.seats, state.active))
     if state.fresh is not None and state.markers:
         active = state.active
@@ -153,12 +153,21 @@ def _interjections(f: Facts, state: State) -> list[Action]:
     return out
 
 
+def _may_shout(f: Facts, state: State) -> bool:
+    return shout_refusal(f, state, (state.active + 1) % state.seats) is None  # the same for every other seat
+
+
+def may_interject(f: Facts, state: State) -> bool:
+    """Does :func:`legal` list any interjection (a shout, a forced discard) now?"""
+    if _may_shout(f, state):
+        return True
+    return state.fresh is not None and any(m[0] == state.active for m in state.markers)
+
+
 def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
     """The placing player's own answers to a PlaceStep: placements, discards, a Git's assassination."""
     seat = top.player
-    if len(top.cards) == 1 and top.source != "draw":
-        return _own_options(f, state, top, top.cards[0].card)
-    if len(top.cards) == 1 and f.ability[top.cards[0].card] not in _FAR_REACHING:
+    if len(top.cards) == 1 and not reaches_opponents(f, top.cards[0].card, top.source):
         return _own_options(f, state, top, top.cards[0].card)
     cards = [p.card for p in top.cards]
     if top.source == "capture" and any(f.ability[c] == _ABILITY_SNEAKY_GIT for c in cards):
@@ -171,7 +180,7 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
         opponents = [q for q in range(state.seats) if q != seat]
         if drawn and ability == _ABILITY_SNEAKY_GIT:
             targets = opponents
-        elif drawn and ability == _ABILITY_IDOL:
+        elif ability == _ABILITY_IDOL:
             targets = [seat, *opponents]
         else:
             targets = [seat]
@@ -184,15 +193,19 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
                     placeable = True
                     row = _places(seat, card, li, None if target == seat else target)
                     out.extend([row[s] for s in slots])
-        if not (placeable and must_place(f, card, top.source)):
+        if not (placeable and must_place(f, state, top, card)):
             out.extend(_no_slot_options(f, state, top, card, placeable))
         if drawn and ability == _ABILITY_SNEAKY_GIT:
             out.extend(Pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))  # type: ignore[arg-type]
     return list(dict.fromkeys(out))  # two machine cards may need the same room made
 
 
-_FAR_REACHING = frozenset({_ABILITY_SNEAKY_GIT, _ABILITY_IDOL})
-"""Drawn cards that may go in an opponent's lines (a drawn Git may also assassinate one's own Git)."""
+def reaches_opponents(f: Facts, card: str, source: str) -> bool:
+    """May ``card`` go in an opponent's lines? A drawn Sneaky Git must (and may assassinate one's own
+    Git instead); the Idol may, however it was received (card reference: Idol, "when a player
+    receives the Idol")."""
+    ability = f.ability[card]
+    return ability == _ABILITY_IDOL or (ability == _ABILITY_SNEAKY_GIT and source == "draw")
 
 
 def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Action]:
@@ -206,7 +219,7 @@ def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Acti
         if slots:
             placeable = True
             out.extend(map(_places(seat, card, li, None).__getitem__, slots))
-    if not (placeable and must_place(f, card, top.source)):
+    if not (placeable and must_place(f, state, top, card)):
         out.extend(_no_slot_options(f, state, top, card, placeable))
     return out
 
@@ -278,7 +291,7 @@ def _place_text(f: Facts, state: State, top: PlaceStep) -> str:
             f"{name}: place the Sneaky Git in an opponent's line (within three spaces of a card), "
             "assassinate a Git in your own lines, or discard it"
         )
-    if top.source == "draw" and f.ability[first] == _ABILITY_IDOL:
+    if f.ability[first] == _ABILITY_IDOL and len(top.cards) == 1:
         return f"{name}: place the Idol in one of your lines or an opponent's (within three spaces of a card)"
     if top.source == "draw" and f.ability[first] == _ABILITY_CHAOS_MARAUDERS:
         return f"{name}: place the card you drew (or discard)"  # quietly: the others must spot it

@@ -329,7 +329,7 @@ def choose(game: ChaosMarauders, state: State, table: Table) -> Action:
             return Reorganise(top.player, layout)  # type: ignore[arg-type, union-attr]
     if kind is PlaceStep and not state.finished:
         own = prompts.place_options(game.facts, state, top)  # type: ignore[arg-type]
-        if own and (not _may_interject(state, top) or rng.random() >= INTERJECT):  # type: ignore[arg-type]
+        if own and (not prompts.may_interject(game.facts, state) or rng.random() >= INTERJECT):
             return rng.choice(own)
         return rng.choice(game.legal_actions(state))
     actions = game.legal_actions(state)
@@ -341,18 +341,6 @@ def choose(game: ChaosMarauders, state: State, table: Table) -> Action:
     if isinstance(action, Draw):
         action = table.draw(game, state)
     return action
-
-
-def _may_interject(state: State, top: PlaceStep) -> bool:
-    """Does ``legal_actions`` list a shout or a forced discard besides the placement (prompts)?"""
-    if state.first_to_complete is not None:
-        return False
-    if top.source == "draw" and top.player == state.active:
-        return True  # every other seat may shout
-    if state.fresh is not None and state.markers:
-        active = state.active
-        return any(m[0] == active for m in state.markers)
-    return False
 
 
 def random_layout(game: ChaosMarauders, board: Board, rng: random.Random) -> tuple[Cells, ...] | None:

@@ -134,7 +134,7 @@ def blast(f: Facts, state: State, a: Blast, ev: list[Event]) -> State:
     return replace_top(state, GreenRoll(a.player, "blowback", top.card, 0, a.target, a.line))
 
 
-def decline_blast(state: State, a: Decline, ev: list[Event]) -> State:
+def decline_blast(f: Facts, state: State, a: Decline, ev: list[Event]) -> State:
     top = state.top
     assert isinstance(top, BlowbackTarget)
     ev.append(Event("Declined", f"{who(state, a.player)} does not use Skyrr's Blowback", {}))
@@ -229,7 +229,7 @@ def _is_git(f: Facts, card: str | None) -> bool:
     return card is not None and f.ability[card] == Ability.SNEAKY_GIT
 
 
-def decline_bilge(state: State, a: Decline, ev: list[Event]) -> State:
+def decline_bilge(f: Facts, state: State, a: Decline, ev: list[Event]) -> State:
     ev.append(Event("Declined", f"{who(state, a.player)} leaves Bilge Guttrot be", {}))
     return pop(state)
 

@@ -13,9 +13,12 @@ from companion.engine import Event
 from companion.games.chaos_marauders.actions import Decline, ForceDiscard, Pick, Shout
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
-from companion.games.chaos_marauders.flow import fail, line_name, receive, title, who
+from companion.games.chaos_marauders.flow import fail, line_name, offer_or_drop, receive, title, who
 from companion.games.chaos_marauders.state import (
+    AttackOffer,
+    AttackRoll,
     CardChoice,
+    IdolRolls,
     Pending,
     PlaceStep,
     State,
@@ -48,7 +51,7 @@ def pick(f: Facts, state: State, a: Pick, ev: list[Event]) -> State:
         ev.append(
             Event("CardStuck", f"Bozlum Pigstickers discard {who(state, a.target)}'s {title(f, card)}", {})
         )
-        return state
+        return offer_or_drop(f, state)
     if top.ability == "steal":
         if spot not in steal_targets(f, state, a.player):
             fail("Venemous Creeps may take any card of an opponent but a purple one")
@@ -84,18 +87,19 @@ def _take(
     if owner == top.player:
         # A Git never lies in its owner's own lines: taking it home means discarding it.
         return discard(state, card)
-    # Stolen cards may complete a line that then attacks (card reference: Venemous Creeps).
-    return receive(f, state, top.player, (Pending(card, owner),), source, source == "steal", ev)
+    # Stolen cards, and a card taken from a false shouter, may complete a line that then attacks: only
+    # cards taken as a result of an attack may not (rulebook p.10; card reference: Venemous Creeps).
+    return receive(f, state, top.player, (Pending(card, owner),), source, True, ev)
 
 
-def decline_pick(state: State, a: Decline, ev: list[Event]) -> State:
+def decline_pick(f: Facts, state: State, a: Decline, ev: list[Event]) -> State:
     top = state.top
     assert isinstance(top, CardChoice)
     state = pop(state)
     if top.card is not None:
         state = discard(state, top.card)
     ev.append(Event("Declined", f"{who(state, a.player)} declines", {"player": a.player}))
-    return state
+    return offer_or_drop(f, state)
 
 
 def _assassinate(f: Facts, state: State, top: PlaceStep, a: Pick, ev: list[Event]) -> State:
@@ -114,22 +118,63 @@ def _assassinate(f: Facts, state: State, top: PlaceStep, a: Pick, ev: list[Event
     return state
 
 
-def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
-    if a.player == state.active:
-        fail("The active player cannot shout Chaos Marauders")
-    top = state.top
-    if top is not None and not (
-        isinstance(top, PlaceStep) and top.source == "draw" and top.player == state.active
-    ):
-        fail("Shout while the active player is drawing or placing")
+def shout_refusal(f: Facts, state: State, player: int) -> str | None:
+    """Why ``player`` may not shout "Chaos Marauders!" now (None: he may).
+
+    A shout is open for the whole of the active player's turn (card reference: Chaos Marauders,
+    "if the active player manages to finish his turn without another player noticing"). Once the
+    Marauders drawn this turn were taken by a first shout, or have left his lines, a later shout is
+    refused as too late: it is right, so never punished as false.
+    """
+    if player == state.active:
+        return "The active player cannot shout Chaos Marauders"
+    if state.first_to_complete is not None or isinstance(state.top, IdolRolls):
+        return "The game is ending: no more shouts"
+    if state.marauders_drawn and _marauders_spot(f, state) is None and _held_marauders(f, state) is None:
+        return f"Too late: the Chaos Marauders are no longer in {who(state, state.active)}'s lines"
+    return None
+
+
+def _marauders_spot(f: Facts, state: State) -> tuple[int, int] | None:
+    """Where the Chaos Marauders drawn this turn stand in the active player's lines, if they do."""
     spot = state.marauders_at
-    card = state.card_at(state.active, *spot) if spot is not None else None
-    if spot is not None and card is not None and f.ability[card] == Ability.CHAOS_MARAUDERS:
-        state = evolve(set_cell(state, state.active, *spot, None), marauders_at=None)
-        return _spotted(f, state, a, card, ev)
-    if isinstance(top, PlaceStep) and f.ability[top.cards[0].card] == Ability.CHAOS_MARAUDERS:
-        # Drawn and not placed yet: the shout is right all the same (the card was drawn).
-        return _spotted(f, evolve(pop(state), fresh=None), a, top.cards[0].card, ev)
+    if spot is None:
+        return None
+    card = state.card_at(state.active, *spot)
+    return spot if card is not None and f.ability[card] == Ability.CHAOS_MARAUDERS else None
+
+
+def _held_marauders(f: Facts, state: State) -> int | None:
+    """The stack index of the active player's just-drawn Chaos Marauders, still waiting to be placed."""
+    for index, step in enumerate(state.stack):
+        if (
+            isinstance(step, PlaceStep)
+            and step.source == "draw"
+            and step.player == state.active
+            and f.ability[step.cards[0].card] == Ability.CHAOS_MARAUDERS
+        ):
+            return index
+    return None
+
+
+def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
+    refusal = shout_refusal(f, state, a.player)
+    if refusal:
+        fail(refusal)
+    if state.marauders_drawn:
+        spot = _marauders_spot(f, state)
+        if spot is not None:
+            card = state.card_at(state.active, *spot)
+            assert card is not None
+            state = evolve(set_cell(state, state.active, *spot, None), marauders_at=None)
+            state = _call_off_attacks(state, spot[0], ev)
+            return _spotted(f, state, a, card, ev)
+        index = _held_marauders(f, state)
+        assert index is not None  # shout_refusal said so
+        # Drawn and not placed yet: the shout takes the card from the active player's hand.
+        step = state.stack[index]
+        stack = state.stack[:index] + state.stack[index + 1 :]
+        return _spotted(f, evolve(state, stack=stack, fresh=None), a, step.held()[0], ev)
     ev.append(
         Event(
             "FalseShout",
@@ -140,6 +185,30 @@ def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
     if not take_targets(state, a.player):
         return state
     return push(state, CardChoice(state.active, "take", versus=a.player))
+
+
+def _call_off_attacks(state: State, line: int, ev: list[Event]) -> State:
+    """The shout broke ``line`` of the active player: no longer complete, it cannot attack. An attack
+    already declared is called off, and as a declared attack does, ends the turn (a Bilge-led
+    attack needs no complete line and goes on)."""
+    active = state.active
+    kept = tuple(
+        step
+        for step in state.stack
+        if not (isinstance(step, AttackOffer | AttackRoll) and step.player == active and step.line == line)
+        or step.bilge
+    )
+    if len(kept) == len(state.stack):
+        return state
+    declared = any(isinstance(step, AttackRoll) and step not in kept for step in state.stack)
+    ev.append(
+        Event(
+            "AttackCalledOff",
+            f"{who(state, active)}'s {line_name(line)} is no longer complete: its attack is off",
+            {"player": active, "line": line},
+        )
+    )
+    return evolve(state, stack=kept, turn_ends=state.turn_ends or declared)
 
 
 def _spotted(f: Facts, state: State, a: Shout, card: str, ev: list[Event]) -> State:

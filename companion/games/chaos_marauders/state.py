@@ -229,6 +229,9 @@ class State:
     A Sneaky Git's owner may force its discard while it is fresh."""
     marauders_at: tuple[int, int] | None = None
     """(line, slot) where the active player placed Chaos Marauders this turn: a shout takes it."""
+    marauders_drawn: bool = False
+    """The active player drew Chaos Marauders this turn: a shout is right, never false, even once the
+    card was taken by an earlier shout or has left his lines (card reference: Chaos Marauders)."""
     first_to_complete: int | None = None
     finished: bool = False
     idol_faces: tuple[str, ...] | None = None
