@@ -15,6 +15,7 @@ from .positions import (
     HAK,
     HM,
     HS,
+    ODLUGG,
     OM,
     OS,
     SHOTTI,
@@ -201,3 +202,19 @@ def test_captured_crew_pulls_its_machine_parts_from_other_players() -> None:
     assert "MachinePulled" in kinds(events)
     assert sorted(p.card for p in state.top.cards) == ["chucker-crew", "chucker-left", HS]  # type: ignore[union-attr]
     assert state.boards[2][0][1] is None
+
+
+def test_odlugg_in_a_routed_attacking_line_is_captured_by_the_defender() -> None:
+    # Card reference, Odlugg: he "is discarded should he be in a defeated battle line" only; a routed
+    # line loses its grey and purple cards and "the attacking player's opponent may take any remaining".
+    state = position({0: [line(HS, ODLUGG, CLAWS, None, HM)], 1: [line(HS, DIRT)]})
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0))
+    before = len(state.discard)
+    state, events = play(state, MARK)
+    assert "LineRouted" in kinds(events)
+    assert sorted(state.discard[before:]) == sorted([HS, CLAWS, SQUAD, HM]) and ODLUGG not in state.discard
+    top = state.top
+    assert isinstance(top, PlaceStep) and top.player == 1 and top.source == "capture"
+    assert [p.card for p in top.cards] == [ODLUGG]
+    state, _ = play(state, Place(1, ODLUGG, 1, 3))
+    assert state.boards[1][1][3] == ODLUGG and state.boards[0][0] == (None,) * 12 and state.active == 1

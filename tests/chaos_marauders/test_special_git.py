@@ -14,6 +14,7 @@ from companion.games.chaos_marauders.actions import (
     Place,
 )
 from companion.games.chaos_marauders.state import (
+    AttackOffer,
     PlaceStep,
 )
 
@@ -27,6 +28,7 @@ from .positions import (
     HS,
     OM,
     OS,
+    SHOTTI,
     SNOT,
     SQUAD,
     kinds,
@@ -103,6 +105,27 @@ def test_only_the_gits_owner_may_force_the_discard() -> None:
     state, _ = play(git_ready(), Draw(0, GIT), Place(0, GIT, 0, 4, 1), Draw(1, HAK))
     with pytest.raises(IllegalActionError):
         GAME.apply(state, ForceDiscard(1, 0, 4))
+
+
+def test_sneaky_git_forced_discard_breaks_a_completed_line_that_may_attack_when_completed_again() -> None:
+    # Card reference: the forced discard "will make the battle line incomplete again"; rulebook, Losing
+    # Cards In a Completed Battle Line: "If the player completes the battle line again in a later turn,
+    # he may attack with it as normal".
+    state = position(
+        {0: [line(HS, SNOT)], 1: [line(HS, DIRT, GIT, HAK, HM)]}, active=1, markers=[(1, 0, 2, 0)]
+    )
+    assert GAME.view(state)["players"][1]["lines"][0]["complete"] is True
+    state, _ = play(state, Draw(1, SQUAD))
+    state, events = play(state, ForceDiscard(0, 0, 2))
+    assert "ForcedDiscard" in kinds(events) and state.active == 0
+    assert state.boards[1][0][:5] == (HS, DIRT, None, HAK, HM) and state.markers == ()
+    assert GAME.view(state)["players"][1]["lines"][0]["complete"] is False
+    state, _ = play(state, Draw(0, SHOTTI), Discard(0))
+    assert state.active == 1
+    state, _ = play(state, Draw(1, CLAWS), Place(1, CLAWS, 0, 2))
+    assert state.top == AttackOffer(1, 0, 1)
+    state, events = play(state, Attack(1, 0, 0, 0), eye(1))
+    assert kinds(events) == ["AttackDeclared", "LineDefeated"]
 
 
 def test_sneaky_git_assassinates_a_git_in_ones_own_line() -> None:

@@ -11,6 +11,7 @@ from companion.games.chaos_marauders.actions import (
     Decline,
     Discard,
     Draw,
+    ForceDiscard,
     Pick,
     Place,
     Reorganise,
@@ -31,18 +32,21 @@ from .positions import (
     DAGROMM,
     DIRT,
     GAME,
+    GIT,
     HAK,
     HM,
     HS,
     IDOL,
     OM,
     OS,
+    PIG,
     PLAGUE,
     RAT,
     SHAMAN,
     SHOTTI,
     SKYRR,
     SNOT,
+    SPOIL,
     SQUAD,
     kinds,
     line,
@@ -109,6 +113,23 @@ def test_dagromm_accepts_several_rolls_at_once_up_to_the_first_mark() -> None:
     state, _ = play(state, Roll(0, "cube", ("eye", "eye", "mark")))
     # third roll: every fifth card (CLAWS is the 6th, OS the 5th)
     assert state.boards[0][1][0] is None
+
+
+def test_dagromm_mark_on_fourth_roll_loses_every_sixth_card_across_lines() -> None:
+    # "the forth roll checks to see if he loses every sixth card ... counting along his first battle
+    # line, then his second battle line, and so on, not counting the spaces between cards."
+    state = position(
+        {0: [line(HS, DIRT, HAK, SQUAD), line(OS, None, CLAWS, SNOT, PIG), line(HS, SHAMAN, SPOIL, HM)]}
+    )
+    state, _ = play(state, Draw(0, DAGROMM), eye(), eye(), eye())
+    assert isinstance(state.top, GreenRoll) and state.top.count == 3
+    state, events = play(state, mark())
+    lost = next(e for e in events if e.kind == "CardsLost")
+    assert lost.data["every"] == 6 and lost.data["cards"] == [CLAWS, HM]  # the 6th and 12th cards
+    assert state.boards[0][0][:4] == (HS, DIRT, HAK, SQUAD)
+    assert state.boards[0][1][:5] == (OS, None, None, SNOT, PIG)
+    assert state.boards[0][2][:4] == (HS, SHAMAN, SPOIL, None)
+    assert state.discard[-3:] == (CLAWS, HM, DAGROMM) and state.active == 1
 
 
 # -------------------------------------------------------------------------------------------- Idol
@@ -204,6 +225,22 @@ def test_bilge_guttrot_leads_an_incomplete_line_against_a_weaker_line() -> None:
     assert state.active == 1
 
 
+def test_bilge_reorganisation_keeps_sneaky_git_owner_markers() -> None:
+    # The Gits are alike but their control markers are not: they follow the Gits in reading order.
+    state = position(
+        {0: [line(HS, GIT, DIRT), line(OS, GIT)]}, players=3, markers=[(0, 0, 1, 1), (0, 1, 1, 2)]
+    )
+    state, _ = play(state, Draw(0, BILGE), Place(0, BILGE, 0, 3))
+    layout = (line(HS, DIRT, BILGE, GIT), line(OS, None, None, None, GIT), line())
+    state, events = play(state, Reorganise(0, layout))
+    assert "LinesReorganised" in kinds(events) and state.boards[0] == layout
+    assert sorted(state.markers) == [(0, 0, 3, 1), (0, 1, 4, 2)]
+    assert GAME.view(state)["players"][0]["lines"][1]["slots"][4]["owner"] == 2
+    state, _ = play(state, Draw(1, SNOT), Discard(1), Draw(2, SNOT), Discard(2), Draw(0, HAK))
+    forced = [a for a in GAME.legal_actions(state) if isinstance(a, ForceDiscard)]
+    assert forced == [ForceDiscard(1, 0, 3), ForceDiscard(2, 1, 4)]
+
+
 def test_bilge_may_be_left_alone() -> None:
     state, _ = play(position(), Draw(0, BILGE), Place(0, BILGE, 0, 3), Decline(0))
     assert state.boards[0][0][3] == BILGE and state.active == 1
@@ -233,6 +270,18 @@ def test_skyrrs_blowback_cannot_target_a_horned_rat_line() -> None:
     with pytest.raises(IllegalActionError, match="Horned Rat"):
         GAME.apply(state, Blast(0, 1, 0))
     assert [a for a in GAME.legal_actions(state) if isinstance(a, Blast)] == [Blast(0, 1, 1)]
+
+
+def test_skyrrs_blowback_may_burn_a_completed_line() -> None:
+    # "he must target any one opponent's complete or incomplete battle line"
+    state = position({0: [line(HS, DIRT)], 1: [line(HS, CLAWS, SHOTTI, HM), line(OS, SNOT)]})
+    assert GAME.view(state)["players"][1]["lines"][0]["complete"] is True
+    state, _ = play(state, Draw(0, SKYRR))
+    assert [a for a in GAME.legal_actions(state) if isinstance(a, Blast)] == [Blast(0, 1, 0), Blast(0, 1, 1)]
+    state, events = play(state, Blast(0, 1, 0), eye())
+    assert kinds(events)[:2] == ["BlowbackAimed", "LineBlasted"]
+    assert state.boards[1][0] == line() and state.boards[1][1][:2] == (OS, SNOT)
+    assert state.discard[-5:] == (SKYRR, HS, CLAWS, SHOTTI, HM) and state.active == 1
 
 
 def test_skyrrs_blowback_may_be_declined() -> None:

@@ -20,6 +20,7 @@ from companion.games.chaos_marauders.state import (
 
 from .positions import (
     CLAWS,
+    CREEPS,
     DIRT,
     GAME,
     GIT,
@@ -119,3 +120,33 @@ def test_odlugg_holder_rolls_for_captured_booty() -> None:
     assert isinstance(state.top, BlueRolls) and state.top.cards == (SHOTTI,)
     state, _ = play(state, mark())
     assert SHOTTI in state.discard and [p.card for p in state.top.cards] == [HS]  # type: ignore[union-attr]
+
+
+def test_odlugg_holder_rolls_for_a_blue_card_stolen_with_venemous_creeps() -> None:
+    # "he must roll ... whenever he receives a blue card, whether it is drawn, gained as a result of an
+    # attack, or stolen with Venemous Creeps."
+    state = position({0: [line(HS, ODLUGG)], 1: [line(HS, SHOTTI)]})
+    state, _ = play(state, Draw(0, CREEPS), Pick(0, 1, 0, 1))
+    assert isinstance(state.top, BlueRolls) and state.top.cards == (SHOTTI,)
+    assert GAME.prompt(state).kind == "roll" and GAME.prompt(state).players == (0,)
+    assert state.boards[1][0][1] is None
+    kept, _ = play(state, eye())
+    assert isinstance(kept.top, PlaceStep) and [p.card for p in kept.top.cards] == [SHOTTI]
+    eaten, events = play(state, mark())
+    assert kinds(events)[0] == "OdluggEats"
+    assert eaten.discard[-2:] == (CREEPS, SHOTTI) and eaten.stack == ()
+    assert eaten.active == 1  # the Creeps, a green card, still ends the turn
+
+
+def test_odlugg_joining_a_line_eats_sneaky_gits_as_well_as_booty() -> None:
+    # "rolls ... once for each blue 'booty' card and Sneaky Git card in each of his battle lines"
+    state = position({0: [line(HS, DIRT, GIT, SHOTTI)], 1: [line(HS)]}, markers=[(0, 0, 2, 1)])
+    state, events = play(state, Draw(0, ODLUGG), mark(0), eye(1))
+    assert "OdluggJoins" in kinds(events)
+    state, _ = play(state, Place(0, ODLUGG, 1, 3))
+    assert state.top == OdluggEats(0, ((0, 2), (0, 3)))  # the Git and the Shotti, not the Dirtballs
+    assert GAME.prompt(state).roll.count == 2  # type: ignore[union-attr]
+    state, events = play(state, Roll(0, "cube", ("mark", "eye")))
+    assert kinds(events).count("OdluggEats") == 1
+    assert state.boards[0][0][:4] == (HS, DIRT, None, SHOTTI)
+    assert state.markers == () and state.discard[-1] == GIT and state.active == 1

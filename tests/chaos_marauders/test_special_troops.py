@@ -22,6 +22,7 @@ from .positions import (
     OS,
     PIG,
     PLAGUE,
+    RAT,
     SHAMAN,
     SHOTTI,
     SNOT,
@@ -115,6 +116,25 @@ def test_shaman_second_attack_after_a_win() -> None:
     assert "LineDefeated" in kinds(events) and state.active == 1
 
 
+def test_shaman_two_attacks_may_go_against_two_different_players() -> None:
+    # "The two battle lines he attacks can belong to the same player, or two different players."
+    state = position(
+        {0: [line(HS, SHAMAN, CLAWS, None, HM)], 1: [line(HS, DIRT)], 2: [line(OS, HAK)]},
+        players=3,
+        pile={SQUAD: 3, SNOT: 2},
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3))
+    assert state.top == AttackOffer(0, 0, 2)
+    state, events = play(state, Attack(0, 0, 1, 0), EYE, Discard(0, HS))
+    assert "LineDefeated" in kinds(events) and state.boards[1][0] == line()
+    assert state.top == AttackOffer(0, 0, 1) and state.active == 0
+    assert [a for a in GAME.legal_actions(state) if isinstance(a, Attack)] == [Attack(0, 0, 2, 0)]
+    state, events = play(state, Attack(0, 0, 2, 0), EYE)
+    assert kinds(events)[:2] == ["AttackDeclared", "LineDefeated"]
+    assert state.boards[2][0] == line() and state.boards[0][0][:5] == (HS, SHAMAN, CLAWS, SQUAD, HM)
+    assert state.top is None and state.active == 1
+
+
 def test_shaman_line_that_routs_makes_no_second_attack() -> None:
     state, _ = play(shaman_ready(), Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), MARK)
     assert not any(isinstance(s, AttackOffer) for s in state.stack)
@@ -156,6 +176,40 @@ def test_stolen_crew_pulls_its_machine_parts() -> None:
     assert isinstance(top, PlaceStep)
     assert sorted(p.card for p in top.cards) == ["smasher-crew", "smasher-left", "smasher-right"]
     assert state.boards[1][0][1:4] == (None, None, None)
+
+
+def test_venemous_creeps_steal_the_horned_rat_standard_from_a_completed_line() -> None:
+    # "take any one card ... from an opponent's battle line (even a completed battle line) ...
+    # Even the Horned Rat Standard and war machine 'crew' cards may be stolen."
+    state = position({0: [line(HS, DIRT)], 1: [line(RAT, CLAWS, DIRT, HM)]})
+    assert GAME.view(state)["players"][1]["lines"][0]["complete"] is True
+    state, _ = play(state, Draw(0, CREEPS))
+    assert [a for a in GAME.legal_actions(state) if isinstance(a, Pick)] == [
+        Pick(0, 1, 0, 0),
+        Pick(0, 1, 0, 3),
+    ]
+    state, events = play(state, Pick(0, 1, 0, 0))
+    assert "CardTaken" in kinds(events) and state.boards[1][0][:4] == (None, CLAWS, DIRT, HM)
+    assert isinstance(state.top, PlaceStep) and [p.card for p in state.top.cards] == [RAT]
+    state, _ = play(state, Place(0, RAT, 1, 0))
+    assert state.boards[0][1][0] == RAT and state.active == 1
+    view = GAME.view(state)
+    assert view["players"][0]["lines"][1]["protected"] is True
+    assert view["players"][1]["lines"][0]["complete"] is False
+
+
+def test_crew_pulls_machine_cards_from_horned_rat_and_completed_lines() -> None:
+    # "a player will even take war machine cards from a battle line protected by a Horned Rat
+    # Standard, as well as completed battle lines."
+    state = position({1: [line(RAT, "smasher-left", DIRT), line(HS, CLAWS, "smasher-right", HM)]})
+    assert GAME.view(state)["players"][1]["lines"][1]["complete"] is True
+    state, events = play(state, Draw(0, "smasher-crew"))
+    assert kinds(events).count("MachinePulled") == 2
+    top = state.top
+    assert isinstance(top, PlaceStep) and top.player == 0
+    assert sorted(p.card for p in top.cards) == ["smasher-crew", "smasher-left", "smasher-right"]
+    assert state.boards[1][0][:3] == (RAT, None, DIRT)
+    assert state.boards[1][1][:4] == (HS, CLAWS, None, HM)
 
 
 def test_drawn_crew_pulls_machine_parts_from_other_players_only() -> None:
