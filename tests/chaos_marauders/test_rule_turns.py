@@ -129,6 +129,11 @@ def test_green_card_in_the_first_round_is_discarded_unresolved_and_the_turn_goes
     assert state.active == 0 and state.top is None and state.discard[-1] == "skyrrs-blowback"
 
 
+def test_a_green_card_laid_on_a_line_in_the_first_round_is_refused_with_the_reason() -> None:
+    with pytest.raises(IllegalActionError, match="First round: Horned Rat Standard is discarded unresolved"):
+        GAME.apply(position(round=1), Place(0, "horned-rat-standard", 1, 0))
+
+
 def test_green_card_ends_the_turn_once_resolved() -> None:
     state = position({1: [line(HS, DIRT)]}, round=2)
     state, _ = play(state, Draw(0, "horned-rat-standard"), Place(0, "horned-rat-standard", 0, 0))
@@ -162,6 +167,17 @@ def test_pending_card_prompt_lists_every_legal_slot() -> None:
     places = {(c.action.line, c.action.slot) for c in GAME.prompt(state).choices if c.action.kind == "place"}
     assert (0, 6) in places and (0, 3) not in places and (0, 9) not in places
     assert len([p for p in places if p[0] == 1]) == 10  # slots 2..11 of an empty line
+
+
+def test_a_card_no_slot_takes_is_prompted_as_a_discard_that_ends_the_turn() -> None:
+    # Rulebook, Drawing a Fourth Duplicate: "the card must be discarded and his turn ends".
+    state = position({0: [line(OS, DIRT), line(OS, HAK), line(OS, SQUAD)]})
+    state, _ = play(state, Draw(0, HS))
+    prompt = GAME.prompt(state)
+    assert prompt.text == "Grotsnik: Hobgoblin Standard cannot be placed: discard it (your turn ends)"
+    assert [c.action for c in prompt.choices] == [Discard(0, HS)]
+    state, _ = play(state, Discard(0, HS))
+    assert state.active == 1
 
 
 def test_cheatin_git_discards_both_illegal_duplicates_when_found() -> None:

@@ -128,6 +128,29 @@ def test_sneaky_git_forced_discard_breaks_a_completed_line_that_may_attack_when_
     assert kinds(events) == ["AttackDeclared", "LineDefeated"]
 
 
+def test_a_drawn_sneaky_git_offers_assassination_only_with_a_git_of_ones_own() -> None:
+    state, _ = play(position({1: [line(HS, DIRT)]}), Draw(0, GIT))
+    assert "assassinate" not in GAME.prompt(state).text
+    state, _ = play(
+        position({0: [line(HS, DIRT, GIT)], 1: [line(HS, DIRT)]}, markers=[(0, 0, 2, 1)]), Draw(0, GIT)
+    )
+    assert "assassinate a Git in your own lines" in GAME.prompt(state).text
+
+
+def test_no_tribe_may_hold_a_fourth_sneaky_git() -> None:
+    # Rulebook, Drawing a Fourth Duplicate: "A player cannot have four cards with the same symbol in his
+    # tribe (the only exception being Blightskabb Plague Lords)"; Gits may only share a line.
+    ugluk = [line(HS, GIT, GIT, DIRT), line(HS, GIT, SNOT)]
+    state = position(
+        {1: ugluk, 2: [line(HS, DIRT)]}, players=3, markers=[(1, 0, 1, 0), (1, 0, 2, 2), (1, 1, 1, 0)]
+    )
+    state, _ = play(state, Draw(0, GIT))
+    with pytest.raises(IllegalActionError, match="no tribe may hold four cards with one symbol"):
+        GAME.apply(state, Place(0, GIT, 0, 4, 1))
+    places = [a for a in GAME.legal_actions(state) if isinstance(a, Place)]
+    assert places and {a.target for a in places} == {2}
+
+
 def test_sneaky_git_assassinates_a_git_in_ones_own_line() -> None:
     state = position({0: [line(HS, DIRT, GIT)], 1: [line(HS)]}, markers=[(0, 0, 2, 1)])
     state, _ = play(state, Draw(0, GIT))

@@ -178,7 +178,9 @@ def test_idol_is_rolled_six_times_at_the_end_of_the_game() -> None:
     state, _ = play(state, Place(0, SQUAD, 0, 3))
     assert isinstance(state.top, IdolRolls) and not state.finished
     assert GAME.prompt(state).roll.count == 6
-    state, _ = play(state, Roll(0, "cube", ("eye", "eye", "eye")), Roll(0, "cube", ("eye", "mark", "eye")))
+    state, _ = play(state, Roll(0, "cube", ("eye", "eye", "eye")), Roll(0, "cube", ("eye", "eye")))
+    assert GAME.prompt(state).text == "Grotsnik: the Idol! Roll the Cube once more (any Mark of Chaos: -90)"
+    state, _ = play(state, Roll(0, "cube", ("mark",)))
     assert state.finished
     assert GAME.view(state)["result"]["players"][0]["idol"] == -90
 

@@ -116,6 +116,15 @@ def test_shaman_second_attack_after_a_win() -> None:
     assert "LineDefeated" in kinds(events) and state.active == 1
 
 
+def test_shaman_second_attack_is_not_offered_when_no_line_is_left_to_attack() -> None:
+    # The first attack took Ugluk's only line; the won cards are discarded: nothing is left to attack.
+    state = position({0: [line(HS, CLAWS, PIG, SHAMAN)], 1: [line(HS, SNOT, DIRT)]})
+    state, _ = play(state, Draw(0, OM), Place(0, OM, 0, 4), Attack(0, 0, 1, 0), EYE)
+    while isinstance(state.top, PlaceStep):
+        state, _ = play(state, Discard(0, state.top.cards[0].card))
+    assert state.top is None and state.active == 1  # no empty "Attack, or decline?" offer
+
+
 def test_shaman_two_attacks_may_go_against_two_different_players() -> None:
     # "The two battle lines he attacks can belong to the same player, or two different players."
     state = position(

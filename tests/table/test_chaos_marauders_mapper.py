@@ -57,6 +57,17 @@ def test_a_card_laid_straight_on_the_discard_pile_is_drawn_then_discarded():
     assert act.payload["kind"] == "draw" and act.then.payload["kind"] == "discard"
 
 
+def test_a_green_card_laid_on_the_discard_pile_in_the_first_round_is_only_drawn():
+    # The engine discards a green card drawn in the first round unresolved: a discard after it is refused.
+    view = published()
+    assert view["game"]["round"] == 1
+    act = MAPPER.placed(DISCARD, "venemous-creeps", view, None)
+    assert dict(act.payload) == {"kind": "draw", "player": 0, "card": "venemous-creeps"} and act.then is None
+    state = GAME.new_game(Setup("chaos-marauders", (Player("Grotsnik"), Player("Ugluk"))))
+    state, events = GAME.apply(state, GAME.parse_action(act.payload))
+    assert "GreenDiscarded" in [e.kind for e in events] and state.discard == ("venemous-creeps",)
+
+
 def test_a_card_leaving_play_needs_nothing_on_the_discard_pile():
     view = published(
         {"kind": "draw", "player": 0, "card": "grivziz-dirtballs"},

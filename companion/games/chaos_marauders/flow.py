@@ -24,6 +24,7 @@ from companion.games.chaos_marauders.placement import (
     open_slots,
     slot_error,
     symbol_in_board,
+    tribe_full,
 )
 from companion.games.chaos_marauders.state import (
     AttackOffer,
@@ -40,7 +41,6 @@ from companion.games.chaos_marauders.state import (
     State,
     discard,
     evolve,
-    pop,
     push,
     replace_top,
     set_cell,
@@ -248,7 +248,9 @@ def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
     if not state.stack:
         state = draw(f, state, Draw(a.player, a.card), ev)  # a card laid on a reader: the draw is implied
         if not isinstance(state.top, PlaceStep):
-            # A green card resolved off the lines (or discarded in the first round): say so.
+            # A green card resolved off the lines, or discarded in the first round: say which.
+            if state.round == 1 and f.colour[a.card] is _COLOUR_GREEN:
+                fail(f"First round: {title(f, a.card)} is discarded unresolved: lay it on the discard pile")
             fail(f"{title(f, a.card)} is not placed in a battle line: draw it on the pad")
     top = state.top
     if not isinstance(top, PlaceStep):
@@ -274,6 +276,11 @@ def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
         near = True  # received any way, the Idol may go to an opponent (card reference: Idol)
     elif target != a.player:
         fail(f"{title(f, a.card)} goes in your own battle lines")
+    if tribe_full(f, state.boards[target], a.card):
+        fail(
+            f"{who(state, target)}'s tribe already holds three cards like {title(f, a.card)}: "
+            "no tribe may hold four cards with one symbol"
+        )
     cells = state.boards[target][a.line]
     slot = a.slot
     if slot is None:
@@ -383,15 +390,6 @@ def put(
     return state
 
 
-def offer_or_drop(f: Facts, state: State) -> State:
-    """``state`` without an attack offer on top that has no line to attack (a Pigsticker's completed
-    line whose discard left every target too strong)."""
-    top = state.top
-    if isinstance(top, AttackOffer) and not attack_targets(f, state, top.player, top.line, top.bilge):
-        return pop(state)
-    return state
-
-
 def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> State:
     top = state.top
     if isinstance(top, PlaceStep):
@@ -433,6 +431,7 @@ def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
             board = boards[seat]
             if board is not before.boards[seat] and all(is_complete(f, cells) for cells in board):
                 return finish(f, state, seat, ev)
+    state = _drop_idle_offer(f, state)
     if not state.stack and state.turn_ends:
         nxt = (state.active + 1) % seats
         rnd = state.round + 1 if nxt == state.first else state.round
@@ -458,6 +457,18 @@ def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
             counts[f.index[card]] += 1
         state = evolve(state, pile=tuple(counts), discard=())
         ev.append(Event("DiscardReshuffled", "Shuffle the discard pile: it is the new draw pile", {}))
+    return state
+
+
+def _drop_idle_offer(f: Facts, state: State) -> State:
+    """``state`` without an attack offer come to the top with no line left to attack: a Pigsticker's
+    completed line whose discard left every target too strong, a Shaman's second attack after the
+    first took the last weaker line. (An offer is made, and kept below what is answered first, while
+    an answer to come may still open or close targets.)"""
+    stack = state.stack
+    top = stack[-1] if stack else None
+    if type(top) is AttackOffer and not attack_targets(f, state, top.player, top.line, top.bilge):
+        return evolve(state, stack=stack[:-1])
     return state
 
 

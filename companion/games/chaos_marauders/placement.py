@@ -224,6 +224,20 @@ CLAWS_OF_MALAL = "claws-of-malal"
 _FEARLESS = frozenset({_ABILITY_PLAGUE_LORDS, _ABILITY_CHAOS_MARAUDERS, _ABILITY_SHAMAN})
 
 
+def tribe_full(f: Facts, board: Board, card: CardId) -> bool:
+    """Does the tribe already hold three cards with ``card``'s symbol? "A player cannot have four cards
+    with the same symbol in his tribe (the only exception being Blightskabb Plague Lords)" (rulebook,
+    Drawing a Fourth Duplicate). One card per symbol per line keeps other cards to three already:
+    this binds only cards that may share a line, Sneaky Gits."""
+    if not f.line_duplicates[card] or f.ability[card] == _ABILITY_PLAGUE_LORDS:
+        return False
+    symbol = f.symbol[card]
+    if symbol is None:
+        return False
+    symbols = f.symbol
+    return sum(1 for cells in board for c in cells if c is not None and symbols[c] == symbol) >= 3
+
+
 def symbol_in_board(f: Facts, board: Board, card: CardId) -> bool:
     """Does the tribe already hold a card with this card's symbol (a turn-ending duplicate)?"""
     symbol = f.symbol[card]

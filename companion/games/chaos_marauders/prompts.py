@@ -30,7 +30,7 @@ from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import must_place
 from companion.games.chaos_marauders.make_room import room_spots
-from companion.games.chaos_marauders.placement import legal_slots, open_slots
+from companion.games.chaos_marauders.placement import legal_slots, open_slots, tribe_full
 from companion.games.chaos_marauders.specials_picks import shout_refusal
 from companion.games.chaos_marauders.state import (
     SLOTS,
@@ -187,6 +187,8 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
         placeable = False
         for target in targets:
             board = state.boards[target]
+            if tribe_full(f, board, card):
+                continue
             for li in lines:
                 slots = legal_slots(f, board[li], card, near=target != seat)
                 if slots:
@@ -214,7 +216,8 @@ def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Acti
     board = state.boards[seat]
     out: list[Action] = []
     placeable = False
-    for li in (top.hint_line,) if top.hint_line is not None else (0, 1, 2):
+    lines = (top.hint_line,) if top.hint_line is not None else (0, 1, 2)
+    for li in () if f.line_duplicates[card] and tribe_full(f, board, card) else lines:
         slots = open_slots(f, board[li], card)
         if slots:
             placeable = True
@@ -263,10 +266,12 @@ def prompt(f: Facts, state: State) -> Prompt | None:
         text = f"{names[top.player]}: line {top.line + 1} is complete. Attack, or decline?"
         return Prompt("attack", (top.player,), text, choices())  # type: ignore[arg-type]
     if isinstance(top, BilgeChoice):
-        text = (
-            f"{names[top.player]}: Bilge Guttrot may reorganise your lines "
-            f"or lead line {top.line + 1} to attack"
+        lead = (
+            f" or lead line {top.line + 1} to attack"
+            if any(isinstance(c.action, Attack) for c in choices())
+            else ""
         )
+        text = f"{names[top.player]}: Bilge Guttrot may reorganise your lines{lead}"
         return Prompt("bilge", (top.player,), text, choices())  # type: ignore[arg-type]
     if isinstance(top, CardChoice):
         texts = {
@@ -286,10 +291,13 @@ def _place_text(f: Facts, state: State, top: PlaceStep) -> str:
     first = top.cards[0].card
     if top.hint_line is not None:
         return f"{name}: {f.card[first].title} in line {top.hint_line + 1}: which slot?"
+    if len(top.cards) == 1 and not any(isinstance(a, Place) for a in place_options(f, state, top)):
+        return _unplaceable_text(f, state, top)
     if top.source == "draw" and f.ability[first] == _ABILITY_SNEAKY_GIT:
+        assassinate = " assassinate a Git in your own lines," if git_spots(f, state, top.player) else ""
         return (
-            f"{name}: place the Sneaky Git in an opponent's line (within three spaces of a card), "
-            "assassinate a Git in your own lines, or discard it"
+            f"{name}: place the Sneaky Git in an opponent's line (within three spaces of a card),"
+            f"{assassinate} or discard it"
         )
     if f.ability[first] == _ABILITY_IDOL and len(top.cards) == 1:
         return f"{name}: place the Idol in one of your lines or an opponent's (within three spaces of a card)"
@@ -303,6 +311,25 @@ def _place_text(f: Facts, state: State, top: PlaceStep) -> str:
         top.source, "place"
     )
     return f"{name}: {verb} {what} (or discard)"
+
+
+def _unplaceable_text(f: Facts, state: State, top: PlaceStep) -> str:
+    """No slot takes the one waiting card (a fourth duplicate, a symbol in every line, full lines)."""
+    name = state.names[top.player]
+    card = top.cards[0].card
+    ability = f.ability[card]
+    if top.source == "draw" and ability == _ABILITY_SNEAKY_GIT and git_spots(f, state, top.player):
+        return f"{name}: the Sneaky Git fits no opponent's line: assassinate a Git of yours, or discard it"
+    if room_spots(f, state, top, card):
+        return f"{name}: no open slot takes {f.card[card].title}: discard one of your cards to make room"
+    # The Chaos Marauders stay unnamed: the others must spot them.
+    what = (
+        "the card you drew"
+        if ability == _ABILITY_CHAOS_MARAUDERS and top.source == "draw"
+        else f.card[card].title
+    )
+    ends = top.source == "draw" and top.player == state.active
+    return f"{name}: {what} cannot be placed: discard it" + (" (your turn ends)" if ends else "")
 
 
 def _roll_prompt(f: Facts, state: State) -> Prompt:
@@ -337,7 +364,8 @@ def _roll_prompt(f: Facts, state: State) -> Prompt:
         return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, len(top.cards), FACES))  # type: ignore[arg-type]
     assert isinstance(top, IdolRolls)
     left = 6 - len(top.faces)
-    text = f"{name}: the Idol! Roll the Cube {left} more times (any Mark of Chaos: -90)"
+    times = "once more" if left == 1 else f"{left} more times"
+    text = f"{name}: the Idol! Roll the Cube {times} (any Mark of Chaos: -90)"
     return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, left, FACES))  # type: ignore[arg-type]
 
 

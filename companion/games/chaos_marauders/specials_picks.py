@@ -13,7 +13,7 @@ from companion.engine import Event
 from companion.games.chaos_marauders.actions import Decline, ForceDiscard, Pick, Shout
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
-from companion.games.chaos_marauders.flow import fail, line_name, offer_or_drop, receive, title, who
+from companion.games.chaos_marauders.flow import fail, line_name, receive, title, who
 from companion.games.chaos_marauders.state import (
     AttackOffer,
     AttackRoll,
@@ -51,7 +51,7 @@ def pick(f: Facts, state: State, a: Pick, ev: list[Event]) -> State:
         ev.append(
             Event("CardStuck", f"Bozlum Pigstickers discard {who(state, a.target)}'s {title(f, card)}", {})
         )
-        return offer_or_drop(f, state)
+        return state
     if top.ability == "steal":
         if spot not in steal_targets(f, state, a.player):
             fail("Venemous Creeps may take any card of an opponent but a purple one")
@@ -99,7 +99,7 @@ def decline_pick(f: Facts, state: State, a: Decline, ev: list[Event]) -> State:
     if top.card is not None:
         state = discard(state, top.card)
     ev.append(Event("Declined", f"{who(state, a.player)} declines", {"player": a.player}))
-    return offer_or_drop(f, state)
+    return state
 
 
 def _assassinate(f: Facts, state: State, top: PlaceStep, a: Pick, ev: list[Event]) -> State:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.engine import JSON, PlayerId
+from companion.games.chaos_marauders.cards import Colour
 from companion.games.chaos_marauders.catalog import Ability, load_catalog
 from companion.games.chaos_marauders.state import LINES, SLOTS
 from companion.table.config import ReaderZone, ZoneKind
@@ -38,6 +39,7 @@ class ChaosMaraudersMapper:
         catalog = load_catalog()
         self._titles = {card.id: card.title for card in catalog}
         self._secret = {card.id for card in catalog if card.ability == Ability.CHAOS_MARAUDERS}
+        self._green = {card.id for card in catalog if card.colour is Colour.GREEN}
 
     def card_title(self, card_id: str) -> str:
         return self._titles[card_id]
@@ -123,6 +125,8 @@ class ChaosMaraudersMapper:
         on_top = isinstance(top, Mapping) and top.get("id") == card_id
         if self._awaits_draw(view) and not (came_from is None and on_top):
             draw = {"kind": "draw", "player": player, "card": card_id}
+            if card_id in self._green and (game_view(view) or {}).get("round") == 1:
+                return Act(draw, what)  # first round: the draw itself discards a green card unresolved
             discard = Act({"kind": "discard", "player": player, "card": card_id}, what)
             return Act(draw, what, then=discard)
         if on_top:
