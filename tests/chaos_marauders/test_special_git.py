@@ -151,6 +151,21 @@ def test_no_tribe_may_hold_a_fourth_sneaky_git() -> None:
     assert places and {a.target for a in places} == {2}
 
 
+def test_a_won_sneaky_git_is_discarded_when_the_victors_tribe_holds_three() -> None:
+    # A won Git must be placed if it can be; a fourth Git in the victor's tribe cannot be.
+    victor = [line(HS, CLAWS, HAK, None, HM), line(OS, GIT, GIT), line(HS, GIT)]
+    state = position(
+        {0: victor, 1: [line(HS, GIT, SNOT)]},
+        players=3,
+        markers=[(0, 1, 1, 1), (0, 1, 2, 2), (0, 2, 1, 1), (1, 0, 1, 2)],
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), Roll(0, "cube", ("eye",)))
+    assert isinstance(state.top, PlaceStep) and state.top.cards[0].card == GIT
+    assert [a for a in GAME.legal_actions(state) if getattr(a, "card", None) == GIT] == [Discard(0, GIT)]
+    state, _ = play(state, Discard(0, GIT))
+    assert state.discard[-1] == GIT
+
+
 def test_sneaky_git_assassinates_a_git_in_ones_own_line() -> None:
     state = position({0: [line(HS, DIRT, GIT)], 1: [line(HS)]}, markers=[(0, 0, 2, 1)])
     state, _ = play(state, Draw(0, GIT))

@@ -400,7 +400,8 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
             fail(f"{a.card} is not waiting to be placed")
         card = top.cards[index].card
         if must_place(f, state, top, card):
-            if any(legal_slots(f, cells, card) for cells in state.boards[a.player]):
+            board = state.boards[a.player]
+            if not tribe_full(f, board, card) and any(legal_slots(f, cells, card) for cells in board):
                 fail(f"{title(f, card)} must be placed when it can be")
             if room_spots(f, state, top, card):
                 fail(f"{title(f, card)} must be placed: discard one of your own cards to make room for it")

@@ -329,7 +329,8 @@ def choose(game: ChaosMarauders, state: State, table: Table) -> Action:
             return Reorganise(top.player, layout)  # type: ignore[arg-type, union-attr]
     if kind is PlaceStep and not state.finished:
         own = prompts.place_options(game.facts, state, top)  # type: ignore[arg-type]
-        if own and (not prompts.may_interject(game.facts, state) or rng.random() >= INTERJECT):
+        # The die first: whether an interjection is possible is asked only when one would be tried.
+        if own and (rng.random() >= INTERJECT or not prompts.may_interject(game.facts, state)):
             return rng.choice(own)
         return rng.choice(game.legal_actions(state))
     actions = game.legal_actions(state)
