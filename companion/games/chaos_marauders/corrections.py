@@ -10,7 +10,7 @@ they are never listed as legal actions (the simulator must not play them). Every
 A placement the rules forbid is refused, except a duplicate symbol: the rules deal with a line found
 holding illegal duplicates by Cheatin' Git (cheating.py), which discards both cards at once. The
 "within three spaces of another card" rule of a Sneaky Git or an Idol given to an opponent (card
-reference pp.8, 11) is not applied: it binds the moment of placing, and a Git that was placed legally
+reference: Sneaky Git, Idol) is not applied: it binds the moment of placing, and a Git that was placed legally
 may stand alone after the cards beside it were lost; a correction records where it stands now. A card
 removed from a complete line leaves it incomplete; completed again in a later turn it attacks as
 normal (rulebook p.12, "Losing Cards In a Completed Battle Line"), which the turn flow already does.

@@ -370,7 +370,7 @@ def put(
         and is_complete(f, state.boards[seat][line])
     ):
         # A Pigsticker's discard comes first and may weaken a target enough: the offer waits below
-        # it, and goes if no line can be attacked once the discard is made (offer_or_drop).
+        # it, and goes if no line can be attacked once the discard is made (_drop_idle_offer).
         if sticks or attack_targets(f, state, seat, line):
             shaman = any(c is not None and f.ability[c] == _ABILITY_SHAMAN for c in state.boards[seat][line])
             state = push(state, AttackOffer(seat, line, 2 if shaman else 1))

@@ -217,7 +217,9 @@ def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Acti
     out: list[Action] = []
     placeable = False
     lines = (top.hint_line,) if top.hint_line is not None else (0, 1, 2)
-    for li in () if f.line_duplicates[card] and tribe_full(f, board, card) else lines:
+    if f.line_duplicates[card] and tribe_full(f, board, card):
+        lines = ()  # a fourth Sneaky Git: no line of this tribe takes it
+    for li in lines:
         slots = open_slots(f, board[li], card)
         if slots:
             placeable = True
@@ -266,13 +268,11 @@ def prompt(f: Facts, state: State) -> Prompt | None:
         text = f"{names[top.player]}: line {top.line + 1} is complete. Attack, or decline?"
         return Prompt("attack", (top.player,), text, choices())  # type: ignore[arg-type]
     if isinstance(top, BilgeChoice):
-        lead = (
-            f" or lead line {top.line + 1} to attack"
-            if any(isinstance(c.action, Attack) for c in choices())
-            else ""
-        )
+        options = choices()
+        may_lead = any(isinstance(c.action, Attack) for c in options)
+        lead = f" or lead line {top.line + 1} to attack" if may_lead else ""
         text = f"{names[top.player]}: Bilge Guttrot may reorganise your lines{lead}"
-        return Prompt("bilge", (top.player,), text, choices())  # type: ignore[arg-type]
+        return Prompt("bilge", (top.player,), text, options)  # type: ignore[arg-type]
     if isinstance(top, CardChoice):
         texts = {
             "stick": "Bozlum Pigstickers: discard a purple card of an opponent, or decline",

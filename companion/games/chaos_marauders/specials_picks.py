@@ -192,15 +192,20 @@ def _call_off_attacks(state: State, line: int, ev: list[Event]) -> State:
     already declared is called off, and as a declared attack does, ends the turn (a Bilge-led
     attack needs no complete line and goes on)."""
     active = state.active
-    kept = tuple(
-        step
-        for step in state.stack
-        if not (isinstance(step, AttackOffer | AttackRoll) and step.player == active and step.line == line)
-        or step.bilge
-    )
-    if len(kept) == len(state.stack):
+
+    def broken(step: object) -> bool:
+        return (
+            isinstance(step, AttackOffer | AttackRoll)
+            and step.player == active
+            and step.line == line
+            and not step.bilge
+        )
+
+    dropped = [step for step in state.stack if broken(step)]
+    if not dropped:
         return state
-    declared = any(isinstance(step, AttackRoll) and step not in kept for step in state.stack)
+    kept = tuple(step for step in state.stack if not broken(step))
+    declared = any(isinstance(step, AttackRoll) for step in dropped)
     ev.append(
         Event(
             "AttackCalledOff",
