@@ -7,7 +7,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from companion.games.chaos_marauders.catalog import LINE_SLOTS, load_catalog
-from companion.games.chaos_marauders.lines import EMPTY_LINE, Line
+from companion.games.chaos_marauders.lines import EMPTY_LINE, Line, tribe_error
 from companion.games.chaos_marauders.scoring import (
     IdolRollsError,
     ScoringError,
@@ -186,6 +186,15 @@ def test_an_illegal_line_cannot_be_scored() -> None:
         score_table([Tribe("Azog", (EMPTY_LINE, bad, EMPTY_LINE))], CATALOG)
 
 
+def test_a_tribe_with_four_sneaky_gits_cannot_be_scored() -> None:
+    # Rulebook, Drawing a Fourth Duplicate: only the Plague Lords may number four in one tribe.
+    gits = line_of("sneaky-git", "sneaky-git", start=3)
+    with pytest.raises(ScoringError, match="Azog: a tribe cannot hold four cards with one symbol"):
+        score_table([Tribe("Azog", (gits, gits, EMPTY_LINE))], CATALOG)
+    lords = line_of("blightskabb-plague-lords", "blightskabb-plague-lords", start=3)
+    assert score_table([Tribe("Skab", (lords, lords, EMPTY_LINE))], CATALOG).players[0].total > 0
+
+
 def test_a_tribe_has_three_lines() -> None:
     with pytest.raises(ScoringError, match="must have 3 battle lines, not 2"):
         score_table([Tribe("Azog", (EMPTY_LINE, EMPTY_LINE))], CATALOG)
@@ -207,6 +216,7 @@ def test_plague_lords_attack_value_counts_the_whole_tribe() -> None:
 def test_a_total_is_the_sum_of_its_parts(lines: tuple[Line, Line, Line]) -> None:
     tribe = Tribe("Azog", lines)
     assume(copies_error([tribe], CATALOG) is None)  # random lines may hold more copies than the deck
+    assume(tribe_error(lines, CATALOG) is None)  # or four Sneaky Gits
     rolls = {0: ["eye"] * 6} if any("idol" in line for line in lines) else None
     score = score_table([tribe], CATALOG, idol_rolls=rolls)
     data = score.to_json()["players"][0]

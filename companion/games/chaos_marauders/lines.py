@@ -208,6 +208,31 @@ def line_error(line: Line, catalog: Catalog) -> str | None:
     return None
 
 
+TRIBE_SYMBOL_LIMIT = 3
+"""Most cards with one symbol a tribe may hold (rulebook, Drawing a Fourth Duplicate)."""
+
+
+def tribe_error(lines: Iterable[Line], catalog: Catalog) -> str | None:
+    """Why a tribe's three lines together break the rules, for the players; None when they do not.
+
+    "A player cannot have four cards with the same symbol in his tribe (the only exception being
+    Blightskabb Plague Lords)": one card per symbol per line keeps most cards to three, so this binds
+    the cards that may share a line, Sneaky Gits.
+    """
+    counts: dict[str, int] = {}
+    for line in lines:
+        for card_id in line:
+            if card_id is None:
+                continue
+            card = catalog.card(card_id)
+            if card.symbol is None or card.ability == Ability.PLAGUE_LORDS:
+                continue
+            counts[card.symbol] = counts.get(card.symbol, 0) + 1
+            if counts[card.symbol] > TRIBE_SYMBOL_LIMIT:
+                return f"a tribe cannot hold four cards with one symbol ({card.title})"
+    return None
+
+
 def is_complete(line: Line, catalog: Catalog) -> bool:
     """A complete line: 4 to 12 cards with no gaps, a Standard at its left end, a Musician at its right.
 

@@ -235,7 +235,8 @@ def tribe_full(f: Facts, board: Board, card: CardId) -> bool:
     if symbol is None:
         return False
     symbols = f.symbol
-    return sum(1 for cells in board for c in cells if c is not None and symbols[c] == symbol) >= 3
+    held = sum(1 for cells in board for c in cells if c is not None and symbols[c] == symbol)
+    return held >= lines.TRIBE_SYMBOL_LIMIT
 
 
 def symbol_in_board(f: Facts, board: Board, card: CardId) -> bool:

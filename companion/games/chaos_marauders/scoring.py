@@ -32,6 +32,7 @@ from companion.games.chaos_marauders.lines import (
     is_complete,
     line_error,
     plague_lord_count,
+    tribe_error,
     war_machines,
 )
 
@@ -222,6 +223,9 @@ def score_tribe(
         problem = line_error(line, catalog)
         if problem is not None:
             raise ScoringError(f"{tribe.name}, line {number}: {problem}")
+    problem = tribe_error(tribe.lines, catalog)
+    if problem is not None:
+        raise ScoringError(f"{tribe.name}: {problem}")
     abilities = {catalog.card(c).ability for line in tribe.lines for c in line if c is not None}
     if first_to_complete and not all(is_complete(line, catalog) for line in tribe.lines):
         raise ScoringError(f"{tribe.name} is named first to complete but has an incomplete line")
