@@ -74,6 +74,17 @@ def test_invariant_check_catches_a_lost_card_and_an_illegal_line() -> None:
     assert any("left end" in v or "left of" in v for v in invariant_violations(GAME, illegal))
 
 
+def test_invariant_check_catches_a_tribe_of_four_sneaky_gits() -> None:
+    from companion.games.chaos_marauders.simulate import invariant_violations
+    from companion.games.chaos_marauders.state import EMPTY_LINE, evolve
+
+    from .positions import GAME, GIT, HS, line, position
+
+    state = position()
+    four = evolve(state, boards=(state.boards[0], (line(HS, GIT, GIT), line(HS, GIT, GIT), EMPTY_LINE)))
+    assert any("seat 1: a tribe cannot hold four" in v for v in invariant_violations(GAME, four))
+
+
 class Sabotaged(ChaosMarauders):
     """A ChaosMarauders whose ``apply`` breaks the position once, after its ``at``-th action."""
 

@@ -51,7 +51,7 @@ ROLL_STEPS = frozenset({AttackRoll, GreenRoll, OdluggEats, BlueRolls, IdolRolls}
 
 
 def invariant_violations(game: ChaosMarauders, state: State, before: State | None = None) -> list[str]:
-    """Every card is somewhere exactly once, and every line obeys the placement rules.
+    """Every card is somewhere exactly once, and every line (and tribe) obeys the placement rules.
 
     ``before``: the previous position; lines of boards it shares (unchanged) are not re-checked.
     """
@@ -66,6 +66,9 @@ def invariant_violations(game: ChaosMarauders, state: State, before: State | Non
             error = line_rules.line_error(cells, f.catalog)
             if error:
                 problems.append(f"seat {seat} line {li + 1}: {error}")
+        error = line_rules.tribe_error(board, f.catalog)
+        if error:
+            problems.append(f"seat {seat}: {error}")
     for seat, li, s, _owner in state.markers:
         card = state.boards[seat][li][s]
         if card is None or f.ability[card] != "sneaky-git":
