@@ -107,6 +107,16 @@ def test_a_correction_names_the_line_in_its_refusal() -> None:
     )
 
 
+def test_a_correction_cannot_give_a_tribe_a_fourth_sneaky_git() -> None:
+    state = position(
+        {1: [line(HS, GIT, GIT), line(OS, GIT)]},
+        players=3,
+        markers=[(1, 0, 1, 0), (1, 0, 2, 2), (1, 1, 1, 0)],
+    )
+    with pytest.raises(IllegalActionError, match="a tribe cannot hold four cards with one symbol"):
+        GAME.apply(state, CorrectPlace(1, GIT, 2, 3, owner=0))
+
+
 def test_malformed_corrections() -> None:
     state = new_game()
     with pytest.raises(MalformedActionError):

@@ -12,9 +12,11 @@ from companion.games.chaos_marauders.actions import (
     ForceDiscard,
     Pick,
     Place,
+    Shout,
 )
 from companion.games.chaos_marauders.state import (
     AttackOffer,
+    CardChoice,
     PlaceStep,
 )
 
@@ -164,6 +166,31 @@ def test_a_won_sneaky_git_is_discarded_when_the_victors_tribe_holds_three() -> N
     assert [a for a in GAME.legal_actions(state) if getattr(a, "card", None) == GIT] == [Discard(0, GIT)]
     state, _ = play(state, Discard(0, GIT))
     assert state.discard[-1] == GIT
+
+
+def test_other_captured_cards_wait_for_the_won_sneaky_git() -> None:
+    state = position(
+        {0: [line(HS, CLAWS, HAK, None, HM)], 1: [line(HS, GIT, SNOT)]}, players=3, markers=[(1, 0, 1, 2)]
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), Roll(0, "cube", ("eye",)))
+    assert isinstance(state.top, PlaceStep) and state.top.cards[0].card == GIT
+    with pytest.raises(IllegalActionError, match="Won Sneaky Gits are placed first"):
+        GAME.apply(state, Discard(0, SNOT))
+
+
+def test_a_forced_discard_leaves_a_false_shouters_penalty_pending() -> None:
+    state = position(
+        {0: [line(HS, DIRT, GIT)], 1: [line(HS, CLAWS)], 2: [line(OS, SNOT)]},
+        players=3,
+        markers=[(0, 0, 2, 1)],
+    )
+    state, _ = play(state, Draw(0, HAK), Shout(2))
+    assert isinstance(state.top, CardChoice) and state.top.ability == "take"
+    state, events = play(state, ForceDiscard(1, 0, 2))
+    assert "ForcedDiscard" in kinds(events)
+    assert isinstance(state.top, CardChoice) and state.top.versus == 2  # the penalty is still owed
+    state, _ = play(state, Pick(0, 2, 0, 1), Place(0, SNOT, 0, 3))
+    assert state.boards[0][0][3] == SNOT and state.active == 1
 
 
 def test_sneaky_git_assassinates_a_git_in_ones_own_line() -> None:

@@ -28,6 +28,7 @@ from companion.games.chaos_marauders.state import (
 from .positions import (
     BILGE,
     CLAWS,
+    CM,
     CREEPS,
     DAGROMM,
     DIRT,
@@ -241,6 +242,16 @@ def test_bilge_reorganisation_keeps_sneaky_git_owner_markers() -> None:
     state, _ = play(state, Draw(1, SNOT), Discard(1), Draw(2, SNOT), Discard(2), Draw(0, HAK))
     forced = [a for a in GAME.legal_actions(state) if isinstance(a, ForceDiscard)]
     assert forced == [ForceDiscard(1, 0, 3), ForceDiscard(2, 1, 4)]
+
+
+def test_bilge_moving_the_chaos_marauders_keeps_them_the_players_own_secret() -> None:
+    state = position({0: [line(HS, DIRT), line(OS, SNOT)], 1: [line(HS, HAK)]})
+    state, _ = play(state, Draw(0, CM), Place(0, CM, 0, 3), Draw(0, BILGE), Place(0, BILGE, 1, 3))
+    board = [list(cells) for cells in state.boards[0]]
+    board[0][3], board[0][4] = None, CM
+    moved, events = play(state, Reorganise(0, tuple(tuple(cells) for cells in board)))
+    assert "MaraudersKept" in kinds(events)  # not lost in the move: kept to the turn's end
+    assert moved.boards[0][0][4] == CM
 
 
 def test_bilge_may_be_left_alone() -> None:

@@ -5,9 +5,18 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import IllegalActionError, Roll
-from companion.games.chaos_marauders.actions import Attack, Decline, Discard, Draw, Pick, Place, Shout
+from companion.games.chaos_marauders.actions import (
+    Attack,
+    Decline,
+    Discard,
+    Draw,
+    ForceDiscard,
+    Pick,
+    Place,
+    Shout,
+)
 from companion.games.chaos_marauders.placement import tribe_attack
-from companion.games.chaos_marauders.state import AttackOffer, CardChoice, PlaceStep
+from companion.games.chaos_marauders.state import AttackOffer, AttackRoll, CardChoice, PlaceStep
 
 from .positions import (
     CLAWS,
@@ -15,6 +24,7 @@ from .positions import (
     CREEPS,
     DIRT,
     GAME,
+    GIT,
     HAK,
     HM,
     HS,
@@ -285,6 +295,31 @@ def test_chaos_marauders_shout_after_the_attack_is_declared_calls_it_off_and_end
     state, _ = play(state, Place(1, CM, 1, 4))
     assert state.boards[1][0][1] == SNOT  # the defender's line was never attacked
     assert state.active == 1  # a declared attack ends the turn
+
+
+def test_shouted_marauders_are_no_longer_the_card_a_sneaky_git_may_force_away() -> None:
+    # Just drawn and placed, the Marauders are spotted: the spotter's prize is not the victim's fresh card.
+    state = position(
+        {0: [line(HS, DIRT, GIT), line(OS, SNOT)], 1: [line(HS, HAK)], 2: [line(HS, SQUAD)]},
+        players=3,
+        markers=[(0, 0, 2, 2)],
+    )
+    state, _ = play(state, Draw(0, CM), Place(0, CM, 1, 2), Shout(1))
+    assert state.fresh is None
+    assert not any(isinstance(a, ForceDiscard) for a in GAME.legal_actions(state))
+    with pytest.raises(IllegalActionError, match="no freshly drawn card"):
+        GAME.apply(state, ForceDiscard(2, 0, 2))
+
+
+def test_a_false_shout_during_a_declared_attack_gives_no_second_attack() -> None:
+    # "After an attack is resolved, the turn ends": a card taken meanwhile may complete a line, not
+    # open a second attack in the same turn.
+    state = position(
+        {0: [line(HS, DIRT, HAK, None, HM), line(OS, SNOT, None, OM)], 1: [line(HS, CLAWS), line(OS, SHOTTI)]}
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), Shout(1), Pick(0, 1, 1, 1))
+    state, _ = play(state, Place(0, SHOTTI, 1, 2))
+    assert [type(step) for step in state.stack] == [AttackRoll]  # the declared attack, no new offer
 
 
 def test_chaos_marauders_shout_during_a_pigsticker_choice() -> None:

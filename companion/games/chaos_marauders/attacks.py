@@ -25,7 +25,6 @@ from companion.games.chaos_marauders.state import (
     discard,
     evolve,
     pop,
-    replace_top,
 )
 from companion.games.chaos_marauders.targets import attack_targets
 
@@ -62,7 +61,8 @@ def attack(f: Facts, state: State, a: Attack, ev: list[Event]) -> State:
             {"player": a.player, "line": a.line, "target": a.target, "target_line": a.target_line},
         )
     )
-    return replace_top(state, AttackRoll(a.player, a.line, a.target, a.target_line, attacks_left, bilge))
+    roll = AttackRoll(a.player, a.line, a.target, a.target_line, attacks_left, bilge)
+    return evolve(state, stack=(*state.stack[:-1], roll), attacked=True)
 
 
 def decline_attack(f: Facts, state: State, a: Decline, ev: list[Event]) -> State:

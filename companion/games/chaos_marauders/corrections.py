@@ -25,7 +25,7 @@ from companion.games.chaos_marauders.cards import CardId
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import line_name, title, who
-from companion.games.chaos_marauders.placement import slot_error
+from companion.games.chaos_marauders.placement import slot_error, tribe_full
 from companion.games.chaos_marauders.state import Cells, GreenRoll, State, set_cell
 
 OFF_THE_LINES = frozenset({Ability.VENEMOUS_CREEPS, Ability.DAGROMM, Ability.SKYRRS_BLOWBACK})
@@ -82,6 +82,11 @@ def correct_place(f: Facts, state: State, a: CorrectPlace, ev: list[Event]) -> S
             raise IllegalActionError(
                 f"{_where(state, a.player, a.line, a.slot)} is kept for the Sneaky Git Odlugg may eat"
             )
+    if tribe_full(f, state.boards[a.player], card):
+        raise IllegalActionError(
+            f"{name} cannot go in {_where(state, a.player, a.line, a.slot)}: "
+            "a tribe cannot hold four cards with one symbol"
+        )
     error, duplicates = placement_error(f, state.boards[a.player][a.line], card, a.slot)
     if error:
         raise IllegalActionError(f"{name} cannot go in {_where(state, a.player, a.line, a.slot)}: {error}")

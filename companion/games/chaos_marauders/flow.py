@@ -18,6 +18,7 @@ from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.make_room import crew_backed, room_spots
 from companion.games.chaos_marauders.placement import (
     board_has,
+    gits_wait,
     is_complete,
     is_near,
     legal_slots,
@@ -262,9 +263,8 @@ def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
         fail(f"{title(f, a.card) if a.card in f.card else a.card} is not waiting to be placed")
     pending = top.cards[index]
     ability = f.ability[a.card]
-    if top.source == "capture" and ability != _ABILITY_SNEAKY_GIT:
-        if any(f.ability[p.card] == _ABILITY_SNEAKY_GIT for p in top.cards):
-            fail("Won Sneaky Gits are placed first")
+    if gits_wait(f, top, a.card):
+        fail("Won Sneaky Gits are placed first")
     target = a.player if a.target is None else a.target
     drawn_git = ability == _ABILITY_SNEAKY_GIT and top.source == "draw"
     near = False
@@ -366,6 +366,7 @@ def put(
         not was_complete
         and seat == placer == state.active
         and may_attack
+        and not state.attacked
         and ability != _ABILITY_BILGE_GUTTROT
         and is_complete(f, state.boards[seat][line])
     ):
@@ -399,6 +400,8 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
         if index < 0:
             fail(f"{a.card} is not waiting to be placed")
         card = top.cards[index].card
+        if gits_wait(f, top, card):
+            fail("Won Sneaky Gits are placed first")
         if must_place(f, state, top, card):
             board = state.boards[a.player]
             if not tribe_full(f, board, card) and any(legal_slots(f, cells, card) for cells in board):
@@ -447,6 +450,7 @@ def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
             fresh=None,
             marauders_at=None,
             marauders_drawn=False,
+            attacked=False,
         )
         ev.append(Event("TurnStarted", f"{who(state, nxt)}'s turn", {"player": nxt, "round": rnd}))
     if not state.stack and not any(state.pile):
@@ -485,6 +489,7 @@ def finish(f: Facts, state: State, seat: int | None, ev: list[Event]) -> State:
         fresh=None,
         marauders_at=None,
         marauders_drawn=False,
+        attacked=False,
         turn_ends=False,
     )
     if seat is not None:

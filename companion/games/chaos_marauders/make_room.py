@@ -20,7 +20,7 @@ from companion.engine import Event, IllegalActionError
 from companion.games.chaos_marauders.actions import MakeRoom
 from companion.games.chaos_marauders.cards import CardId, Part
 from companion.games.chaos_marauders.facts import Facts
-from companion.games.chaos_marauders.placement import open_slots
+from companion.games.chaos_marauders.placement import gits_wait, open_slots
 from companion.games.chaos_marauders.state import PlaceStep, State, discard, set_cell
 
 _PART_CREW = Part.CREW
@@ -73,6 +73,8 @@ def make_room(f: Facts, state: State, a: MakeRoom, ev: list[Event]) -> State:
     name = state.names[top.player]
     if a.player != top.player:
         raise IllegalActionError(f"It is {name}'s card to place")
+    if gits_wait(f, top, None):
+        raise IllegalActionError("Won Sneaky Gits are placed first")
     if (a.line, a.slot) not in all_room_spots(f, state, top):
         raise IllegalActionError(
             f"Line {a.line + 1}, slot {a.slot + 1}: discarding it makes no room a war machine card needs"

@@ -14,12 +14,13 @@ from companion.games.chaos_marauders import lines
 from companion.games.chaos_marauders.cards import CardId, Role
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
-from companion.games.chaos_marauders.state import SLOTS, Board, Cells
+from companion.games.chaos_marauders.state import SLOTS, Board, Cells, PlaceStep
 
 # Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
 _ABILITY_CHAOS_MARAUDERS = Ability.CHAOS_MARAUDERS
 _ABILITY_PLAGUE_LORDS = Ability.PLAGUE_LORDS
 _ABILITY_SHAMAN = Ability.SHAMAN
+_ABILITY_SNEAKY_GIT = Ability.SNEAKY_GIT
 _ROLE_MUSICIAN = Role.MUSICIAN
 _ROLE_STANDARD = Role.STANDARD
 
@@ -237,6 +238,13 @@ def tribe_full(f: Facts, board: Board, card: CardId) -> bool:
     symbols = f.symbol
     held = sum(1 for cells in board for c in cells if c is not None and symbols[c] == symbol)
     return held >= lines.TRIBE_SYMBOL_LIMIT
+
+
+def gits_wait(f: Facts, top: PlaceStep, card: CardId | None) -> bool:
+    """Must won Sneaky Gits be placed (or discarded) before ``card`` (None: before making room)?"""
+    if top.source != "capture" or (card is not None and f.ability[card] == _ABILITY_SNEAKY_GIT):
+        return False
+    return any(f.ability[p.card] == _ABILITY_SNEAKY_GIT for p in top.cards)
 
 
 def symbol_in_board(f: Facts, board: Board, card: CardId) -> bool:

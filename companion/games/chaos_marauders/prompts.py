@@ -145,23 +145,23 @@ def legal(f: Facts, state: State) -> list[Action]:
 def _interjections(f: Facts, state: State) -> list[Action]:
     """Shouts and Sneaky Git threats: answers from players other than the one the prompt names."""
     out: list[Action] = []
-    if _may_shout(f, state):
+    if shout_refusal(f, state) is None:
         out.extend(_shouts(state.seats, state.active))
-    if state.fresh is not None and state.markers:
-        active = state.active
-        out.extend(ForceDiscard(o, li, s) for seat, li, s, o in state.markers if seat == active)  # type: ignore[arg-type]
+    out.extend(_forced_discards(state))
     return out
 
 
-def _may_shout(f: Facts, state: State) -> bool:
-    return shout_refusal(f, state, (state.active + 1) % state.seats) is None  # the same for every other seat
+def _forced_discards(state: State) -> list[ForceDiscard]:
+    """Each Git owner's forced discard of the active player's just-drawn card."""
+    if state.fresh is None:
+        return []
+    active = state.active
+    return [ForceDiscard(o, li, s) for seat, li, s, o in state.markers if seat == active]  # type: ignore[arg-type]
 
 
 def may_interject(f: Facts, state: State) -> bool:
     """Does :func:`legal` list any interjection (a shout, a forced discard) now?"""
-    if _may_shout(f, state):
-        return True
-    return state.fresh is not None and any(m[0] == state.active for m in state.markers)
+    return shout_refusal(f, state) is None or bool(_forced_discards(state))
 
 
 def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
@@ -217,7 +217,7 @@ def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Acti
     out: list[Action] = []
     placeable = False
     lines = (top.hint_line,) if top.hint_line is not None else (0, 1, 2)
-    if f.line_duplicates[card] and tribe_full(f, board, card):
+    if tribe_full(f, board, card):
         lines = ()  # a fourth Sneaky Git: no line of this tribe takes it
     for li in lines:
         slots = open_slots(f, board[li], card)

@@ -26,6 +26,7 @@ from companion.games.chaos_marauders.state import (
     BilgeChoice,
     BlowbackTarget,
     BlueRolls,
+    Board,
     GreenRoll,
     IdolRolls,
     Marker,
@@ -221,8 +222,28 @@ def reorganise(f: Facts, state: State, a: Reorganise, ev: list[Event]) -> State:
                 markers.append((a.player, li, s, owner))
     board = tuple(tuple(cells) for cells in a.lines)
     state = set_board(pop(state), a.player, board, tuple(markers))  # type: ignore[arg-type]
+    if a.player == state.active:
+        state = _follow_moved_cards(state, old, board)  # type: ignore[arg-type]
     ev.append(Event("LinesReorganised", f"Bilge Guttrot sorts out {who(state, a.player)}'s lines", {}))
     return state
+
+
+def _follow_moved_cards(state: State, old: Board, board: Board) -> State:
+    """The turn's Chaos Marauders spot and just-drawn card, moved by a reorganisation: both are unique
+    cards (the Marauders; Bilge himself, just drawn), found again in the new lines."""
+
+    def moved(spot: tuple[int, int]) -> tuple[int, int]:
+        card = old[spot[0]][spot[1]]
+        found = [(li, s) for li, cells in enumerate(board) for s, c in enumerate(cells) if c == card]
+        return found[0] if len(found) == 1 else spot
+
+    changes: dict[str, object] = {}
+    if state.marauders_at is not None:
+        changes["marauders_at"] = moved(state.marauders_at)
+    fresh = state.fresh
+    if fresh is not None and fresh[1] >= 0 and old[fresh[1]][fresh[2]] == fresh[0]:
+        changes["fresh"] = (fresh[0], *moved((fresh[1], fresh[2])))
+    return evolve(state, **changes) if changes else state
 
 
 def _is_git(f: Facts, card: str | None) -> bool:

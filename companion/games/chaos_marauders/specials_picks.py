@@ -118,16 +118,14 @@ def _assassinate(f: Facts, state: State, top: PlaceStep, a: Pick, ev: list[Event
     return state
 
 
-def shout_refusal(f: Facts, state: State, player: int) -> str | None:
-    """Why ``player`` may not shout "Chaos Marauders!" now (None: he may).
+def shout_refusal(f: Facts, state: State) -> str | None:
+    """Why no one may shout "Chaos Marauders!" now (None: every player but the active one may).
 
     A shout is open for the whole of the active player's turn (card reference: Chaos Marauders,
     "if the active player manages to finish his turn without another player noticing"). Once the
     Marauders drawn this turn were taken by a first shout, or have left his lines, a later shout is
     refused as too late: it is right, so never punished as false.
     """
-    if player == state.active:
-        return "The active player cannot shout Chaos Marauders"
     if state.first_to_complete is not None or isinstance(state.top, IdolRolls):
         return "The game is ending: no more shouts"
     if state.marauders_drawn and _marauders_spot(f, state) is None and _held_marauders(f, state) is None:
@@ -158,7 +156,9 @@ def _held_marauders(f: Facts, state: State) -> int | None:
 
 
 def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
-    refusal = shout_refusal(f, state, a.player)
+    if a.player == state.active:
+        fail("The active player cannot shout Chaos Marauders")
+    refusal = shout_refusal(f, state)
     if refusal:
         fail(refusal)
     if state.marauders_drawn:
@@ -166,7 +166,9 @@ def shout(f: Facts, state: State, a: Shout, ev: list[Event]) -> State:
         if spot is not None:
             card = state.card_at(state.active, *spot)
             assert card is not None
-            state = evolve(set_cell(state, state.active, *spot, None), marauders_at=None)
+            # Taken, the Marauders are no longer his just-drawn card: no Git can force their discard.
+            fresh = None if state.fresh is not None and state.fresh[0] == card else state.fresh
+            state = evolve(set_cell(state, state.active, *spot, None), marauders_at=None, fresh=fresh)
             state = _call_off_attacks(state, spot[0], ev)
             return _spotted(f, state, a, card, ev)
         index = _held_marauders(f, state)
@@ -216,6 +218,13 @@ def _call_off_attacks(state: State, line: int, ev: list[Event]) -> State:
     return evolve(state, stack=kept, turn_ends=state.turn_ends or declared)
 
 
+def _from_a_shout(step: object) -> bool:
+    """A step a shout set off: the spotter placing the Marauders, the false shouter's penalty."""
+    if isinstance(step, PlaceStep):
+        return step.source in ("shout", "penalty")
+    return isinstance(step, CardChoice) and step.ability == "take"
+
+
 def _spotted(f: Facts, state: State, a: Shout, card: str, ev: list[Event]) -> State:
     text = f"{who(state, a.player)} spotted the Chaos Marauders and takes them!"
     ev.append(Event("MaraudersSpotted", text, {"player": a.player, "from": state.active}))
@@ -240,14 +249,16 @@ def force_discard(f: Facts, state: State, a: ForceDiscard, ev: list[Event]) -> S
         lost: tuple[str, ...] = (card,)
     else:
         lost = ()
-    # Whatever the fresh card set off goes with it; cards still held return to the discard pile.
-    held = state.held_cards()
+    # Whatever the fresh card set off goes with it, cards still held to the discard pile. What a shout
+    # set off stays: the spotter's Marauders to place, a false shouter's penalty.
+    kept = tuple(step for step in state.stack if _from_a_shout(step))
+    held = [card for step in state.stack if step not in kept for card in step.held()]
     state = set_cell(state, victim, a.line, a.slot, None)
     state = discard(state, *lost, *held, git)
     # Chaos Marauders placed earlier this turn stay hidden until the turn ends; only a discarded
     # fresh Marauders card is forgotten.
     hidden = None if f.ability[card] == Ability.CHAOS_MARAUDERS else state.marauders_at
-    state = evolve(state, stack=(), fresh=None, turn_ends=True, marauders_at=hidden)
+    state = evolve(state, stack=kept, fresh=None, turn_ends=True, marauders_at=hidden)
     ev.append(
         Event(
             "ForcedDiscard",

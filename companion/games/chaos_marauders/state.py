@@ -229,6 +229,9 @@ class State:
     A Sneaky Git's owner may force its discard while it is fresh."""
     marauders_at: tuple[int, int] | None = None
     """(line, slot) where the active player placed Chaos Marauders this turn: a shout takes it."""
+    attacked: bool = False
+    """The active player declared an attack this turn: no later completion offers another (the turn
+    ends once it is resolved; a Shaman's second attack is offered by the first)."""
     marauders_drawn: bool = False
     """The active player drew Chaos Marauders this turn: a shout is right, never false, even once the
     card was taken by an earlier shout or has left his lines (card reference: Chaos Marauders)."""
