@@ -422,6 +422,16 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
 # ------------------------------------------------------------------------------------- turn and game
 
 
+TURN_RESET: dict[str, object] = {
+    "turn_ends": False,
+    "fresh": None,
+    "marauders_at": None,
+    "marauders_drawn": False,
+    "attacked": False,
+}
+"""What a turn remembers about itself, forgotten when it ends (or the game does)."""
+
+
 def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
     """After every action: the game ends the moment someone has three complete lines; an emptied
     stack ends a turn that was due to end; an empty draw pile is replaced by the discard pile."""
@@ -442,16 +452,7 @@ def settle(f: Facts, before: State, state: State, ev: list[Event]) -> State:
         spot = state.marauders_at
         if spot is not None and state.card_at(state.active, *spot) == f.first(_ABILITY_CHAOS_MARAUDERS):
             ev.append(Event("MaraudersKept", f"{who(state, state.active)} kept the Chaos Marauders!", {}))
-        state = evolve(
-            state,
-            active=nxt,
-            round=rnd,
-            turn_ends=False,
-            fresh=None,
-            marauders_at=None,
-            marauders_drawn=False,
-            attacked=False,
-        )
+        state = evolve(state, active=nxt, round=rnd, **TURN_RESET)
         ev.append(Event("TurnStarted", f"{who(state, nxt)}'s turn", {"player": nxt, "round": rnd}))
     if not state.stack and not any(state.pile):
         if not state.discard:
@@ -481,17 +482,7 @@ def finish(f: Facts, state: State, seat: int | None, ev: list[Event]) -> State:
     """``seat`` completed three lines (None: no card left to draw): the game ends now, cards still in
     hand are discarded, and the Idol's holder rolls for it unless he has a Shaman."""
     held = state.held_cards()
-    state = evolve(
-        state,
-        stack=(),
-        discard=state.discard + held,
-        first_to_complete=seat,
-        fresh=None,
-        marauders_at=None,
-        marauders_drawn=False,
-        attacked=False,
-        turn_ends=False,
-    )
+    state = evolve(state, stack=(), discard=state.discard + held, first_to_complete=seat, **TURN_RESET)
     if seat is not None:
         ev.append(Event("GameEnding", f"{who(state, seat)} completed three battle lines!", {"player": seat}))
     holder = idol_holder(f, state)
