@@ -252,7 +252,7 @@ def force_discard(f: Facts, state: State, a: ForceDiscard, ev: list[Event]) -> S
     # Whatever the fresh card set off goes with it, cards still held to the discard pile. What a shout
     # set off stays: the spotter's Marauders to place, a false shouter's penalty.
     kept = tuple(step for step in state.stack if _from_a_shout(step))
-    held = [card for step in state.stack if step not in kept for card in step.held()]
+    held = [card for step in state.stack if not _from_a_shout(step) for card in step.held()]
     state = set_cell(state, victim, a.line, a.slot, None)
     state = discard(state, *lost, *held, git)
     # Chaos Marauders placed earlier this turn stay hidden until the turn ends; only a discarded
