@@ -96,3 +96,18 @@ def test_only_the_placer_makes_room() -> None:
     state, _ = play(state, Draw(0, "smasher-crew"))
     with pytest.raises(IllegalActionError, match="Grotsnik's card"):
         GAME.apply(state, MakeRoom(1, 0, 0))  # type: ignore[arg-type]
+
+
+def test_a_which_slot_question_offers_other_lines_for_a_machine_card_that_must_be_placed() -> None:
+    # A card of the step was laid on line 1's reader, which has no slot for the crew's Smasher part.
+    # It must be placed, so it is offered lines 2 and 3, never a discard the engine would refuse.
+    from companion.games.chaos_marauders.state import Pending, evolve
+
+    state = position({0: [BLOCKED, line(OS), line()]}, pile={"smasher-crew": 0, "smasher-left": 0})
+    step = PlaceStep(0, (Pending("smasher-crew"), Pending("smasher-left")), "capture", False, hint_line=0)
+    state = evolve(state, stack=(step,))
+    legal = GAME.legal_actions(state)
+    assert not any(isinstance(a, Discard) for a in legal)
+    assert {a.line for a in legal if isinstance(a, Place) and a.card == "smasher-left"} == {1, 2}
+    for action in legal:
+        GAME.apply(state, action)  # every choice offered is one the engine takes

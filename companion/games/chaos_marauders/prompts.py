@@ -8,6 +8,7 @@ layout. Several Cube faces in one Roll are accepted where several rolls are due,
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from companion.engine import Action, Choice, Prompt, Roll, RollRequest
 from companion.games.chaos_marauders.actions import (
@@ -172,7 +173,6 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
     cards = [p.card for p in top.cards]
     if top.source == "capture" and any(f.ability[c] == _ABILITY_SNEAKY_GIT for c in cards):
         cards = [c for c in cards if f.ability[c] == _ABILITY_SNEAKY_GIT]
-    lines = (top.hint_line,) if top.hint_line is not None else (0, 1, 2)
     out: list[Action] = []
     for card in dict.fromkeys(cards):
         ability = f.ability[card]
@@ -184,6 +184,7 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
             targets = [seat, *opponents]
         else:
             targets = [seat]
+        lines = _asked_lines(f, state, top, card, targets)
         placeable = False
         for target in targets:
             board = state.boards[target]
@@ -202,6 +203,21 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
     return list(dict.fromkeys(out))  # two machine cards may need the same room made
 
 
+def _asked_lines(
+    f: Facts, state: State, top: PlaceStep, card: str, targets: Sequence[int]
+) -> tuple[int, ...]:
+    """The lines a "which slot?" question offers for ``card``: the line whose reader the card was laid
+    on, or all three when that line takes no card of the step's ``card`` (a crew's machine cards
+    waiting with it), so a card that must be placed is never offered only its discard."""
+    hint = top.hint_line
+    if hint is None:
+        return (0, 1, 2)
+    seat = top.player
+    if any(open_slots(f, state.boards[t][hint], card, t != seat) for t in targets):
+        return (hint,)
+    return (0, 1, 2)
+
+
 def reaches_opponents(f: Facts, card: str, source: str) -> bool:
     """May ``card`` go in an opponent's lines? A drawn Sneaky Git must (and may assassinate one's own
     Git instead); the Idol may, however it was received (card reference: Idol, "when a player
@@ -216,7 +232,7 @@ def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Acti
     board = state.boards[seat]
     out: list[Action] = []
     placeable = False
-    lines = (top.hint_line,) if top.hint_line is not None else (0, 1, 2)
+    lines = _asked_lines(f, state, top, card, (seat,))
     if tribe_full(f, board, card):
         lines = ()  # a fourth Sneaky Git: no line of this tribe takes it
     for li in lines:
