@@ -28,6 +28,7 @@ from .positions import (
     HAK,
     HM,
     HS,
+    IDOL,
     OM,
     OS,
     PIG,
@@ -115,6 +116,17 @@ def test_a_correction_cannot_give_a_tribe_a_fourth_sneaky_git() -> None:
     )
     with pytest.raises(IllegalActionError, match="a tribe cannot hold four cards with one symbol"):
         GAME.apply(state, CorrectPlace(1, GIT, 2, 3, owner=0))
+
+
+def test_a_correction_cannot_undo_the_three_lines_that_ended_the_game() -> None:
+    # Grotsnik completed three lines; the Idol's rolls are pending. A correction breaking one of his
+    # lines is refused (undo is the way back), so the ending and its score stay consistent.
+    ending = [line(HS, DIRT, HAK, None, HM), line(OS, SNOT, SQUAD, OM), line(HS, CLAWS, IDOL, DIRT, HM)]
+    state, _ = play(position({0: ending, 1: [line(HS, CLAWS)]}, pile={SQUAD: 1}), Place(0, SQUAD, 0, 3))
+    assert state.first_to_complete == 0 and not state.finished
+    with pytest.raises(IllegalActionError, match="completed three battle lines and ended the game"):
+        GAME.apply(state, CorrectRemove(0, 1, 1))
+    play(state, CorrectRemove(1, 0, 1))  # another player's line may still be corrected
 
 
 def test_malformed_corrections() -> None:

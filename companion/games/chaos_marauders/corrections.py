@@ -25,7 +25,7 @@ from companion.games.chaos_marauders.cards import CardId
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import line_name, title, who
-from companion.games.chaos_marauders.placement import slot_error, tribe_full
+from companion.games.chaos_marauders.placement import is_complete, slot_error, tribe_full
 from companion.games.chaos_marauders.state import Cells, GreenRoll, State, set_cell
 
 OFF_THE_LINES = frozenset({Ability.VENEMOUS_CREEPS, Ability.DAGROMM, Ability.SKYRRS_BLOWBACK})
@@ -120,7 +120,18 @@ def correct_place(f: Facts, state: State, a: CorrectPlace, ev: list[Event]) -> S
     )
     if duplicates:
         state = cheating.enforce(f, state, ev)  # found the instant it is discovered
+    _keep_the_ending(f, state)
     return state
+
+
+def _keep_the_ending(f: Facts, state: State) -> None:
+    """The game ends the moment a player completes three lines; a correction may not undo that."""
+    seat = state.first_to_complete
+    if seat is not None and not all(is_complete(f, cells) for cells in state.boards[seat]):
+        raise IllegalActionError(
+            f"{who(state, seat)} completed three battle lines and ended the game: "
+            "undo the input that ended it to change those lines"
+        )
 
 
 def correct_remove(f: Facts, state: State, a: CorrectRemove, ev: list[Event]) -> State:
@@ -134,6 +145,7 @@ def correct_remove(f: Facts, state: State, a: CorrectRemove, ev: list[Event]) ->
         if state.fresh is not None and state.fresh[1:] == (a.line, a.slot):
             changes["fresh"] = None  # the fresh card is gone: no Git can force its discard now
     state = set_cell(state, a.player, a.line, a.slot, None, **changes)
+    _keep_the_ending(f, state)
     ev.append(
         Event(
             "CardCorrected",
