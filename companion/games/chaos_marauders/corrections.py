@@ -14,6 +14,8 @@ reference: Sneaky Git, Idol) is not applied: it binds the moment of placing, and
 may stand alone after the cards beside it were lost; a correction records where it stands now. A card
 removed from a complete line leaves it incomplete; completed again in a later turn it attacks as
 normal (rulebook p.12, "Losing Cards In a Completed Battle Line"), which the turn flow already does.
+Once a player's three complete lines have ended the game, a correction may not break them: undoing
+the input that ended it is the way back.
 """
 
 from __future__ import annotations
