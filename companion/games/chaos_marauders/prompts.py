@@ -31,7 +31,7 @@ from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import must_place
 from companion.games.chaos_marauders.make_room import room_spots
-from companion.games.chaos_marauders.placement import legal_slots, open_slots, tribe_full
+from companion.games.chaos_marauders.placement import gits_wait, legal_slots, open_slots, tribe_full
 from companion.games.chaos_marauders.specials_picks import shout_refusal
 from companion.games.chaos_marauders.state import (
     SLOTS,
@@ -170,9 +170,7 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
     seat = top.player
     if len(top.cards) == 1 and not reaches_opponents(f, top.cards[0].card, top.source):
         return _own_options(f, state, top, top.cards[0].card)
-    cards = [p.card for p in top.cards]
-    if top.source == "capture" and any(f.ability[c] == _ABILITY_SNEAKY_GIT for c in cards):
-        cards = [c for c in cards if f.ability[c] == _ABILITY_SNEAKY_GIT]
+    cards = [p.card for p in top.cards if not gits_wait(f, top, p.card)]
     out: list[Action] = []
     for card in dict.fromkeys(cards):
         ability = f.ability[card]
@@ -279,7 +277,8 @@ def prompt(f: Facts, state: State) -> Prompt | None:
         name = names[state.active]
         return Prompt("draw", (state.active,), f"{name}: draw a card")  # type: ignore[arg-type]
     if isinstance(top, PlaceStep):
-        return Prompt("place", (top.player,), _place_text(f, state, top), choices())  # type: ignore[arg-type]
+        options = choices()
+        return Prompt("place", (top.player,), _place_text(f, state, top, options), options)  # type: ignore[arg-type]
     if isinstance(top, AttackOffer):
         text = f"{names[top.player]}: line {top.line + 1} is complete. Attack, or decline?"
         return Prompt("attack", (top.player,), text, choices())  # type: ignore[arg-type]
@@ -302,12 +301,13 @@ def prompt(f: Facts, state: State) -> Prompt | None:
     return _roll_prompt(f, state)
 
 
-def _place_text(f: Facts, state: State, top: PlaceStep) -> str:
+def _place_text(f: Facts, state: State, top: PlaceStep, options: Sequence[Choice]) -> str:
+    """What the placing player is asked; ``options`` are the prompt's choices (the step's answers)."""
     name = state.names[top.player]
     first = top.cards[0].card
     if top.hint_line is not None:
         return f"{name}: {f.card[first].title} in line {top.hint_line + 1}: which slot?"
-    if len(top.cards) == 1 and not any(isinstance(a, Place) for a in place_options(f, state, top)):
+    if len(top.cards) == 1 and not any(isinstance(c.action, Place) for c in options):
         return _unplaceable_text(f, state, top)
     if top.source == "draw" and f.ability[first] == _ABILITY_SNEAKY_GIT:
         assassinate = " assassinate a Git in your own lines," if git_spots(f, state, top.player) else ""
