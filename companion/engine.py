@@ -45,6 +45,34 @@ class SetupError(ValueError):
 
 
 @dataclass(frozen=True)
+class SetupOption:
+    """One choice a game offers when a new game starts (scenario, army mode...), as data for the
+    control page's new-game form. ``kind`` is "choice" (one of ``choices``), "int", "bool" or "text"."""
+
+    name: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[tuple[JSON, str], ...] = ()
+    """(value, label) pairs for a "choice"."""
+    default: JSON = None
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "kind": self.kind,
+            "choices": [{"value": v, "label": label} for v, label in self.choices],
+            "default": self.default,
+            "help": self.help,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+        }
+
+
+@dataclass(frozen=True)
 class Player:
     """Someone at the table."""
 
@@ -328,6 +356,24 @@ class Game(ABC, Generic[S]):
         None), ``finished`` (bool) and ``result`` (None, or ``{"winners": [seat, ...], "tie": bool,
         "players": [...]}``).
         """
+
+    def setup_options(self) -> tuple[SetupOption, ...]:
+        """The options ``new_game`` reads from ``Setup.options`` (shown on the new-game form)."""
+        return ()
+
+    def private_view(self, state: S, seat: PlayerId) -> dict[str, JSON] | None:
+        """What only ``seat`` may see (HeroScape order markers), for that player's phone; None when the
+        game keeps nothing secret. ``view`` must never contain it."""
+        return None
+
+    def public_action(self, action: Action) -> dict[str, JSON]:
+        """The action as anyone may read it in the history while the game is played: a secret action
+        (order markers placed face down) keeps only its kind and player. The log stores it whole."""
+        return self.format_action(action)
+
+    def secret_action(self, action: Action) -> bool:
+        """True for an action only its own player may send or see while the game is played."""
+        return self.public_action(action) != self.format_action(action)
 
     def parse_action(self, data: JSON) -> Action:
         return self.actions.parse(data)
