@@ -107,6 +107,27 @@ class Dice:
         return cls(tuple(dice))
 
     @classmethod
-    def load(cls, path: Path = DEFAULT_DICE_FILE) -> Dice:
-        with path.open("rb") as fh:
-            return cls.from_mapping(tomllib.load(fh))
+    def load(cls, path: Path | None = None) -> Dice:
+        """The dice in ``path``; by default every die the table knows: the common dice
+        (``data/dice.toml``) and each installed game's own (its bundle's dice file)."""
+        if path is not None:
+            return cls._read(path)
+        from companion.games import bundles  # the registry; imported here, not at module load
+
+        paths = [DEFAULT_DICE_FILE]
+        paths += [p for p in (b.dice_path() for b in bundles().values()) if p is not None]
+        dice: dict[str, Die] = {}
+        for file in paths:
+            for die in cls._read(file):
+                if die.kind in dice:
+                    raise DiceDataError(f"{file}: the die {die.kind!r} is described twice")
+                dice[die.kind] = die
+        return cls(tuple(dice.values()))
+
+    @classmethod
+    def _read(cls, path: Path) -> Dice:
+        try:
+            with path.open("rb") as fh:
+                return cls.from_mapping(tomllib.load(fh))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise DiceDataError(f"{path}: {exc}") from exc

@@ -12,6 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 HARDWARE_WEB_VISION = {"serial", "gpiozero", "cv2", "flask", "werkzeug", "paho", "qrcode"}
 ADAPTERS_AND_WEB = {"firmware_bridge", "hardware", "vision", "web"}
 WIRING = "companion/cli"  # the entry point is the one place that wires adapters and web together
+SHARED_TYPES = {"companion.engine", "companion.bundle"}
+"""What a game may import of the platform: the engine's shape and the bundle's declarations."""
+PLATFORM = ("companion/session", "companion/table", "web", "hardware", "firmware_bridge", "vision")
+"""Code that must work for every game: it finds games through the registry, never by name."""
 
 
 def python_files(package: str) -> Iterator[Path]:
@@ -62,7 +66,7 @@ def test_games_import_only_the_standard_library_and_shared_types() -> None:
             if module.startswith("companion.games."):
                 if own_game is None or module.split(".")[2] != own_game:
                     bad.append(module)
-            elif module.startswith("companion.") and module not in {"companion.engine"}:
+            elif module.startswith("companion.") and module not in SHARED_TYPES:
                 bad.append(module)
             elif module.split(".")[0] in {"flask", "serial", "gpiozero", "cv2", "numpy", "web", "hardware"}:
                 bad.append(module)
@@ -76,3 +80,33 @@ def test_adapters_and_web_never_import_each_other(package: str) -> None:
     others = ADAPTERS_AND_WEB - {package}
     offenders = {relative(path): sorted(imported_top_levels(path) & others) for path in python_files(package)}
     assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_the_platform_names_no_game() -> None:
+    """The session, table, adapters and web reach a game only through ``companion.games``' registry."""
+    offenders: dict[str, list[str]] = {}
+    for package in PLATFORM:
+        if not (ROOT / package).is_dir():
+            continue
+        for path in python_files(package):
+            bad = sorted(m for m in imported_modules(path) if m.startswith("companion.games."))
+            if bad:
+                offenders[relative(path)] = bad
+    assert offenders == {}
+
+
+def test_the_web_pages_name_no_game() -> None:
+    """The TV and phone frames draw any game; what one game needs lives in its bundle's screens."""
+    names = [
+        p.name.replace("_", "-")
+        for p in (ROOT / "companion" / "games").iterdir()
+        if (p / "bundle.py").exists()
+    ]
+    offenders = {}
+    for path in sorted((ROOT / "web").rglob("*")):
+        if path.suffix in {".js", ".css", ".html", ".py"}:
+            text = path.read_text().lower()
+            found = [name for name in names if name in text]
+            if found:
+                offenders[relative(path)] = found
+    assert offenders == {}

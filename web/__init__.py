@@ -12,12 +12,12 @@ from typing import Any
 from flask import Flask
 
 from companion.session.contract import SessionPort
-from web import api, auth, context, control, enrol, errors, stream, tv
+from web import api, auth, context, control, enrol, errors, screens, stream, tv
 
 DEFAULTS: dict[str, Any] = {
     "TABLE_PIN": None,  # required: the entry point generates one when the settings have none
     "PUBLIC_URL": None,  # base URL for the QR code; None: the URL the TV itself was opened with
-    "DEFAULT_GAME": "chaos-marauders",
+    "DEFAULT_GAME": None,  # the game the new-game form offers first (the settings name it)
     "DEFAULT_PLAYERS": [],
     "SSE_KEEPALIVE": 15.0,
     "SSE_RETRY_MS": 2000,
@@ -51,5 +51,6 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(enrol.bp)
+    app.register_blueprint(screens.bp)
     errors.init_app(app)
     return app

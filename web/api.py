@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import BadRequest, NotFound
 
-from companion.games import UnknownGameError
 from companion.session.history import UnknownGameIdError
 from web import catalogs
 from web.auth import require_pin
@@ -75,7 +74,7 @@ def available_games() -> Response:
 def cards(game: str) -> Response:
     try:
         catalog = catalogs.card_catalog(game)
-    except UnknownGameError as exc:
+    except catalogs.UnknownGameError as exc:
         raise NotFound(str(exc)) from None
     if catalog is None:
         raise NotFound(f"the game {game!r} has no card catalog")

@@ -1,58 +1,53 @@
-"""Read-only game data for screens: registered games, card catalogs, dice face names.
-
-Loaded lazily and cached: the catalog and dice files are parsed once per process.
-"""
+"""Read-only game data for screens, from the game registry: installed games with their setup options
+and screens, card catalogs, dice face names. Loaded lazily and cached (parsed once per process)."""
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import functools
-import importlib
-from typing import Any
+import logging
 
 from companion.dice import Dice
 from companion.engine import JSON
-from companion.games import GAMES, UnknownGameError, find_game
+from companion.games import UnknownGameError, bundles, find_bundle
+
+log = logging.getLogger(__name__)
 
 
 @functools.cache
 def registered_games() -> tuple[dict[str, JSON], ...]:
-    """Every installed game with its player counts, for the new-game picker."""
+    """Every installed game with its player counts and setup options, for the new-game form."""
     out = []
-    for name in GAMES:
+    for bundle in bundles().values():
         try:
-            game = find_game(name)
-        except (ImportError, AttributeError):  # a game still being written must not hide the others
+            game = bundle.load_engine()
+        except Exception:  # a game still being written must not hide the others
+            log.exception("the game %s cannot be loaded", bundle.name)
             continue
         out.append(
             {
-                "name": name,
-                "title": game.title,
+                "name": bundle.name,
+                "title": bundle.title,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
+                "options": [option.to_json() for option in game.setup_options()],
             }
         )
     return tuple(out)
 
 
+def screens(kind: str) -> list[str]:
+    """The games that have a screen file called ``kind`` (``"tv.js"``), for the page to include."""
+    return [bundle.name for bundle in bundles().values() if kind in bundle.screens]
+
+
 @functools.cache
 def card_catalog(game: str) -> tuple[dict[str, JSON], ...] | None:
-    """The game's card catalog as JSON objects, or None when the game has no catalog module.
+    """The game's cards as JSON objects, or None when the game has no catalog.
 
-    Raises UnknownGameError for a game that is not registered.
+    Raises UnknownGameError for a game that is not installed.
     """
-    if game not in GAMES:
-        raise UnknownGameError(f"unknown game {game!r}")
-    package = GAMES[game].partition(":")[0].rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.catalog")
-    except ModuleNotFoundError:
-        return None
-    load = getattr(module, "load_catalog", None)
-    if load is None:
-        return None
-    return tuple(_card_json(card) for card in load())
+    cards = find_bundle(game).cards()
+    return None if cards is None else tuple(cards)
 
 
 @functools.cache
@@ -66,13 +61,4 @@ def dice_names() -> dict[str, dict[str, JSON]]:
     return out
 
 
-def _card_json(card: Any) -> dict[str, JSON]:
-    out: dict[str, JSON] = {}
-    for f in dataclasses.fields(card):
-        value = getattr(card, f.name)
-        if isinstance(value, enum.Enum):
-            value = value.value
-        elif f.name == "provenance":
-            value = dict(value)
-        out[f.name] = value
-    return out
+__all__ = ["UnknownGameError", "card_catalog", "dice_names", "registered_games", "screens"]

@@ -24,6 +24,8 @@ def index() -> str:
         default_game=current_app.config["DEFAULT_GAME"],
         default_players=current_app.config["DEFAULT_PLAYERS"],
         dice=catalogs.dice_names(),
+        game_css=catalogs.screens("control.css"),
+        game_js=catalogs.screens("control.js"),
         wrong_pin=False,
     )
 
@@ -43,6 +45,8 @@ def pin() -> Response | tuple[str, int]:
         default_game="",
         default_players=[],
         dice={},
+        game_css=[],
+        game_js=[],
         wrong_pin=True,
     )
     return page, 403

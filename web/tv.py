@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
+from web import catalogs
 from web.qr import qr_svg
 
 bp = Blueprint("tv", __name__)
@@ -19,7 +20,12 @@ def control_url() -> str:
 @bp.get("/")
 @bp.get("/tv")
 def index() -> str:
-    return render_template("tv.html", control_url=control_url())
+    return render_template(
+        "tv.html",
+        control_url=control_url(),
+        game_css=catalogs.screens("tv.css"),
+        game_js=catalogs.screens("tv.js"),
+    )
 
 
 @bp.get("/tv/qr.svg")

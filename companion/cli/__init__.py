@@ -14,8 +14,7 @@ from collections.abc import Sequence
 
 SUBCOMMAND_MODULES = (
     "companion.cli.score",
-    "companion.cli.cards",
-    "companion.cli.simulate",
+    "companion.cli.extras",
     "companion.cli.serve",
     "companion.cli.demo",
     "companion.cli.bench",

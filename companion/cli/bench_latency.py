@@ -169,14 +169,14 @@ class Submitter:
 def measure(clients: int, events: int, seed: int) -> dict[str, Any]:
     """Runs the benchmark and returns its figures (milliseconds)."""
     from companion.cli.serve import serving
-    from companion.demo_player import DemoDeck, next_action
-    from companion.dice import Dice
-    from companion.games import find_game
+    from companion.demo_player import DemoBrain
+    from companion.games import find_bundle
     from companion.session import Session
 
-    game = find_game("chaos-marauders")
     rng = random.Random(seed)
-    deck, dice = DemoDeck(rng), Dice.load()
+    kit = find_bundle("chaos-marauders").load_demo(rng)
+    assert kit is not None
+    brain = DemoBrain(kit, rng)
     players = [{"name": n} for n in ("Grotsnik", "Ugluk", "Snagla", "Bogrot")]
     setup = {"game": "chaos-marauders", "players": players}
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
@@ -190,9 +190,12 @@ def measure(clients: int, events: int, seed: int) -> dict[str, Any]:
             sent: list[tuple[int, float]] = []
             try:
                 for _ in range(events):
-                    state = session.state
-                    action = next_action(game, state, deck, rng, dice) if state is not None else None
-                    kind, payload = ("act", game.format_action(action)) if action else ("new_game", setup)
+                    position = session.position()
+                    action = brain.next_action(position) if position.playing else None
+                    if action is not None and position.game is not None:
+                        kind, payload = "act", position.game.format_action(action)
+                    else:
+                        kind, payload = "new_game", setup
                     start = time.perf_counter()
                     answer = submitter.post(kind, payload)
                     submits.append(time.perf_counter() - start)

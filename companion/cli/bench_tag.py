@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.demo_player import DemoDeck, next_action
-from companion.demo_table import DemoLayout, enrol_deck
+from companion.demo_player import DemoBrain
+from companion.games.chaos_marauders.demo import ChaosMaraudersDemo, Layout, deck_tags
 from companion.percentiles import percentile
 from companion.session.contract import Command
 from companion.table import Table, TableConfig, TagRegistry
@@ -47,22 +47,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def measure(events: int, settle_ms: int, seed: int) -> dict[str, Any]:
-    from companion.games import find_game
     from companion.session import Session
+    from companion.table import normalise_uid
     from firmware_bridge.link import HostLink
     from firmware_bridge.virtual import VirtualSettings, VirtualTable
 
-    layout = DemoLayout(settle_ms=settle_ms, removal_ms=20)
-    game = find_game("chaos-marauders")
+    layout = Layout(settle_ms=settle_ms, removal_ms=20)
     rng = random.Random(seed)
-    deck = DemoDeck(rng)
+    brain = DemoBrain(ChaosMaraudersDemo(rng), rng)
     with tempfile.TemporaryDirectory(prefix="companion-bench-tag-") as tmp:
         db = Path(tmp) / "bench.sqlite3"
         session = Session(db)
         session.start()
         registry = TagRegistry.open(db)
         uids_of: dict[str, list[str]] = {}
-        for uid, card in enrol_deck(registry).items():
+        for uid, card in deck_tags().items():
+            registry.enrol(normalise_uid(uid), "chaos-marauders", card)
             uids_of.setdefault(card, []).append(uid)
         table = Table(session, TableConfig.from_mapping(layout.table_section()), registry)
         device = VirtualTable(VirtualSettings(readers=layout.readers, seed=seed))
@@ -77,7 +77,7 @@ def measure(events: int, settle_ms: int, seed: int) -> dict[str, Any]:
             lost = 0
             last_lift: dict[str, float] = {}
             while len(ms) + lost < events:
-                card = _advance_to_draw(session, game, deck, rng)
+                card = _advance_to_draw(session, brain)
                 uid = uids_of[card][0]
                 uids_of[card].append(uids_of[card].pop(0))  # next time, the next copy
                 # The same tag back within the removal window would be a read flicker, not a new card.
@@ -89,7 +89,7 @@ def measure(events: int, settle_ms: int, seed: int) -> dict[str, Any]:
                 seen = _wait_for_draw(subscription, before["seq"], pile)
                 if seen is None:
                     lost += 1
-                    session.submit(_act(game, rng, session, deck))  # keep the game moving
+                    session.submit(_act(session, brain))  # keep the game moving
                 else:
                     ms.append((seen - laid) * 1000 - settle_ms)
                 device.remove_tag(layout.pad_reader, uid)
@@ -112,28 +112,30 @@ def measure(events: int, settle_ms: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _advance_to_draw(session: Any, game: Any, deck: DemoDeck, rng: random.Random) -> str:
+def _advance_to_draw(session: Any, brain: DemoBrain) -> str:
     """Plays directly until the engine asks for a draw; returns the card the player will draw."""
     for _ in range(10_000):
-        state = session.state
-        if state is None or session.view()["status"] != "playing":
+        position = session.position()
+        if not position.playing:
             setup = {"game": "chaos-marauders", "players": PLAYERS}
             session.submit(Command(kind="new_game", source="bench", payload=setup))
             continue
-        action = next_action(game, state, deck, rng)
+        action = brain.next_action(position)
         if action is None:
             session.submit(Command(kind="end_game", source="bench"))
             continue
-        payload = game.format_action(action)
+        payload = position.game.format_action(action)
         if payload["kind"] == "draw":
             return str(payload["card"])
         session.submit(Command(kind="act", source="bench", payload=payload))
     raise RuntimeError("the simulated game never asked for a draw")
 
 
-def _act(game: Any, rng: random.Random, session: Any, deck: DemoDeck) -> Command:
-    action = next_action(game, session.state, deck, rng)
-    return Command(kind="act", source="bench", payload=game.format_action(action) if action else {})
+def _act(session: Any, brain: DemoBrain) -> Command:
+    position = session.position()
+    action = brain.next_action(position)
+    payload = position.game.format_action(action) if action is not None and position.game else {}
+    return Command(kind="act", source="bench", payload=payload)
 
 
 def _wait_for_draw(subscription: Any, seq: int, pile: int) -> float | None:

@@ -1,15 +1,15 @@
-"""``companion demo``: the whole companion with a simulated table playing Chaos Marauders by itself.
+"""``companion demo``: the whole companion with a simulated table playing a game by itself.
 
 Serves the TV and control page like ``companion serve`` (over a temporary event log unless ``--db``),
-starts a four-player game and lets ``companion.demo_player`` answer every prompt, one action every
-``1.5 / speed`` seconds. A finished game is followed by a new one. People can still use the control
-page meanwhile (undo, answer a prompt first): the simulated table simply reads the new position at its
-next step.
+starts a game of ``--game`` and lets the game's demo kit (its bundle's ``demo``) answer every prompt,
+one action every ``1.5 / speed`` seconds. A finished game stays on the TV for ``GAME_OVER_SECONDS``,
+then a new one starts. People can still use the control page meanwhile (undo, answer a prompt first):
+the simulated table simply reads the new position at its next step.
 
 By default the players' hands act on a virtual table device (``firmware_bridge.virtual``) over a real
 pseudo-terminal, through the same serial link, table and wiring as ``companion serve``: cards are
-tags laid on readers, rolls come from the electronic Cube, shouts from buttons
-(``companion.demo_table``). ``--no-device`` submits every action straight to the session instead.
+tags laid on readers, rolls come from electronic dice, presses from buttons (the game's kit says how).
+``--no-device`` submits every action straight to the session instead.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ import random
 import sys
 import tempfile
 import threading
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from companion.bundle import DemoHands, DemoKit, GameBundle, LivePosition
 from companion.cli.serve import (
     add_server_arguments,
     configure_logging,
@@ -33,31 +36,26 @@ from companion.cli.serve import (
     stop_on_signal,
 )
 from companion.cli.wiring import adapters
-from companion.demo_player import DemoDeck, next_action
-from companion.demo_table import DemoLayout, PhysicalPlayer, enrol_deck
+from companion.demo_player import DemoBrain
 from companion.dice import Dice
-from companion.engine import Game
+from companion.engine import JSON
+from companion.games import UnknownGameError, bundles, find_bundle
 from companion.session.contract import Command
 from companion.settings import Settings, SettingsError
-from companion.table import TagRegistry
+from companion.table import TagRegistry, normalise_uid
 
 log = logging.getLogger(__name__)
 
-GAME = "chaos-marauders"
-PLAYERS = (
-    {"name": "Grotsnik", "colour": "#e23b3b"},
-    {"name": "Ugluk", "colour": "#2f7df6"},
-    {"name": "Snagla", "colour": "#2fb84f"},
-    {"name": "Bogrot", "colour": "#f2b01e"},
-)
 STEP_SECONDS = 1.5
-GAME_OVER_PAUSE = 10
-"""Steps the final scoreboard stays up before the next game starts."""
+GAME_OVER_SECONDS = 30.0
+"""How long the final scoreboard stays up before the next game starts, whatever the speed."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help="serve the companion with a simulated table playing")
     add_server_arguments(parser)
+    parser.add_argument("--game", help="the game to play (default: the settings' game, else chaos-marauders)")
+    parser.add_argument("--players", type=int, help="how many players (default: the game's demo table)")
     parser.add_argument("--speed", type=float, default=1.0, help="actions per 1.5 s (default 1; 4 is brisk)")
     parser.add_argument("--seed", type=int, help="random seed, for a repeatable game")
     parser.add_argument(
@@ -70,51 +68,113 @@ class SimulatedTable:
     """Plays the session's current game, one step at a time, as the players at the table would."""
 
     def __init__(
-        self, session: Any, game: Game, rng: random.Random, hands: PhysicalPlayer | None = None
+        self,
+        session: Any,
+        bundle: GameBundle,
+        kit: DemoKit,
+        brain: DemoBrain,
+        hands: DemoHands | None = None,
+        *,
+        seats: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._session = session
+        self._bundle = bundle
+        self._kit = kit
+        self._brain = brain
         self._hands = hands
         """Enacts actions on the table device; None submits them directly."""
-        self._game = game
-        self._rng = rng
-        self._deck = DemoDeck(rng)
-        self._dice = Dice.load()
-        self._idle = 0
+        self._seats = seats or len(kit.players)
+        self._clock = clock
+        self._over_since: float | None = None
 
     def new_game(self) -> None:
         if self._hands is not None:
-            self._hands.clear()  # the last game's cards go back into the deck
-        setup = {"game": GAME, "players": list(PLAYERS)}
+            self._hands.clear()  # the last game's cards go back into the box
+        setup = {
+            "game": self._bundle.name,
+            "players": [dict(p) for p in self._kit.players[: self._seats]],
+            "options": dict(self._kit.options),
+        }
         outcome = self._session.submit(Command(kind="new_game", source="demo", payload=setup))
         if not outcome.accepted:
             raise RuntimeError(f"the demo cannot start a game: {outcome.reason}")
 
     def step(self) -> None:
         """One action of the table: answer the prompt, or start the next game after a pause."""
-        view = self._session.view()
-        state = self._session.state
-        if view["status"] != "playing" or state is None:
-            self._idle += 1
-            if self._idle >= GAME_OVER_PAUSE or view["status"] == "no_game":
-                self._idle = 0
+        position: LivePosition = self._session.position()
+        if position.status == "no_game" or position.game is None or position.game.name != self._bundle.name:
+            self.new_game()
+            return
+        if not position.playing:
+            now = self._clock()
+            if self._over_since is None:
+                self._over_since = now
+            elif now - self._over_since >= GAME_OVER_SECONDS:
+                self._over_since = None
                 self.new_game()
             return
-        action = next_action(self._game, state, self._deck, self._rng, self._dice)
-        if action is None:  # the engine says it is over; the session publishes "finished"
+        self._over_since = None
+        action = self._brain.next_action(position)
+        if action is None:  # nothing this table can answer (someone else must): wait
             return
         if self._hands is not None:
-            self._hands.enact(action, state, self._deck)
+            self._hands.enact(action, position)
             return
-        payload = self._game.format_action(action)
+        payload = position.game.format_action(action)
         outcome = self._session.submit(Command(kind="act", source="demo", payload=payload))
         if not outcome.accepted:
             # Someone at the control page got there first: the next step reads the new position.
             log.info("demo action %s refused: %s", payload, outcome.reason)
 
 
+class SessionTable:
+    """``companion.bundle.DemoTable`` over the running session and the device's dice."""
+
+    def __init__(self, session: Any, dice: Dice, dice_ids: Mapping[str, int]) -> None:
+        self._session = session
+        self._dice = dice
+        self._dice_ids = dict(dice_ids)
+
+    def position(self) -> LivePosition:
+        return self._session.position()  # type: ignore[no-any-return]
+
+    def submit(self, payload: Mapping[str, JSON]) -> bool:
+        outcome = self._session.submit(Command(kind="act", source="control", payload=dict(payload)))
+        if not outcome.accepted:
+            # Someone at the control page got there first: the next step reads the new position.
+            log.info("demo action %s refused: %s", dict(payload), outcome.reason)
+        return bool(outcome.accepted)
+
+    def wait_after(self, seq: int, timeout: float) -> bool:
+        subscription = self._session.subscribe()
+        deadline = time.monotonic() + timeout
+        try:
+            while self.position().seq <= seq and time.monotonic() < deadline:
+                subscription.get(timeout=0.05)  # wakes on every published view
+            return self.position().seq > seq
+        finally:
+            subscription.close()
+
+    def die_face(self, die: str, symbol: str) -> tuple[int, int] | None:
+        for physical in self._dice:
+            if physical.answers_die(die) and physical.kind in self._dice_ids and symbol in physical.faces:
+                return self._dice_ids[physical.kind], physical.faces.index(symbol) + 1
+        return None
+
+
 def play(table: SimulatedTable, interval: float, stop: threading.Event) -> None:
     while not stop.wait(timeout=interval):
         table.step()
+
+
+def choose_bundle(args: argparse.Namespace, settings: Settings) -> GameBundle:
+    """The bundle of ``--game`` (else the settings' game); it must have a demo."""
+    bundle = find_bundle(args.game or settings.game)
+    if bundle.demo is None:
+        playable = ", ".join(b.name for b in bundles().values() if b.demo is not None)
+        raise UnknownGameError(f"{bundle.title} has no demo table (demos: {playable})")
+    return bundle
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,76 +186,84 @@ def run(args: argparse.Namespace) -> int:
             args.db = Path(tmp) / "demo.sqlite3"  # a fresh game every time, nothing left behind
         try:
             settings = settings_from_args(args)
-        except SettingsError as exc:
+            bundle = choose_bundle(args, settings)
+        except (SettingsError, UnknownGameError) as exc:
             print(f"companion demo: {exc}", file=sys.stderr)
             return 2
+        rng = random.Random(args.seed)
+        kit = bundle.load_demo(rng)
+        assert kit is not None
+        seats = args.players or len(kit.players)
+        if not 1 <= seats <= len(kit.players):
+            print(f"companion demo: {bundle.title}'s demo seats 1 to {len(kit.players)}", file=sys.stderr)
+            return 2
         configure_logging(settings.log_level)
+        settings = settings.with_overrides(game=bundle.name)
         with stop_on_signal() as stop:
             session = open_session(settings)
             try:
                 if args.no_device:
                     with serving(settings, session) as server:
                         print_banner(settings, server.port)
-                        _play(session, None, args, stop)
+                        table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), seats=seats)
+                        play(table, STEP_SECONDS / args.speed, stop)
                 else:
-                    _run_with_device(settings, session, args, stop)
+                    _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop)
             finally:
                 session.stop()
     return 0
 
 
-def _play(
-    session: Any, hands: PhysicalPlayer | None, args: argparse.Namespace, stop: threading.Event
-) -> None:
-    from companion.games import find_game
-
-    table = SimulatedTable(session, find_game(GAME), random.Random(args.seed), hands)
-    if session.view()["status"] != "playing":
-        table.new_game()
-    play(table, STEP_SECONDS / args.speed, stop)
-
-
 def _run_with_device(
-    settings: Settings, session: Any, args: argparse.Namespace, stop: threading.Event
+    settings: Settings,
+    session: Any,
+    bundle: GameBundle,
+    kit: DemoKit,
+    rng: random.Random,
+    seats: int,
+    speed: float,
+    stop: threading.Event,
 ) -> None:
     """The virtual device on a pty, wired like ``companion serve`` wires a real one."""
-    from companion.games import find_game
     from firmware_bridge.virtual import VirtualSettings, VirtualTable
 
-    layout = DemoLayout()
+    layout = kit.layout(seats)
     device = VirtualTable(
         VirtualSettings(
             readers=layout.readers,
-            dice=((0, "cube"), (1, "d20")),
+            dice=layout.dice,
             buttons=layout.buttons,
             device_id="demo-table",
-            seed=args.seed,
+            seed=rng.randrange(2**32),
         )
     )
     port = device.start()
     try:
         wired_settings = settings.with_overrides(
-            serial_port=port, extra={**settings.extra, "table": layout.table_section()}
+            serial_port=port, extra={**settings.extra, "table": dict(layout.table)}
         )
         with (
             adapters(wired_settings, session) as wired,
             serving(wired_settings, session, wired.table) as server,
         ):
             print_banner(settings, server.port)
-            registry = TagRegistry.open(settings.db)
-            try:
-                enrol_deck(registry)
-            finally:
-                registry.close()
-            dice_ids = _device_dice(wired.link, stop)
-            rng = random.Random(args.seed)
-            hands = PhysicalPlayer(session, find_game(GAME), device, layout, dice_ids, rng)
-            table = SimulatedTable(session, find_game(GAME), rng, hands)
-            if session.view()["status"] != "playing":
-                table.new_game()
-            play(table, STEP_SECONDS / args.speed, stop)
+            enrol_tags(settings.db, bundle.name, kit.tags())
+            dice = Dice.load()
+            hands = kit.hands(SessionTable(session, dice, _device_dice(wired.link, stop)), device)
+            table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng, dice), hands, seats=seats)
+            play(table, STEP_SECONDS / speed, stop)
     finally:
         device.stop()
+
+
+def enrol_tags(db: Path, game: str, tags: Mapping[str, str]) -> None:
+    """Enrols the demo's tags (idempotent): the table then knows every physical card."""
+    registry = TagRegistry.open(db)
+    try:
+        for uid, card in tags.items():
+            registry.enrol(normalise_uid(uid), game, card)
+    finally:
+        registry.close()
 
 
 def _device_dice(link: Any, stop: threading.Event, timeout: float = 10.0) -> dict[str, int]:

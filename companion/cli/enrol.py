@@ -70,20 +70,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"forgot {uid}")
             return 0
         if args.deck:
-            start = resolve_card(mapper, args.start) if args.start else None
-            enrol_deck(registry, mapper, sys.stdin, sys.stdout, start=start)
+            start = resolve_card(mapper, args.start, settings.game) if args.start else None
+            enrol_deck(registry, settings.game, mapper, sys.stdin, sys.stdout, start=start)
             return 0
         if not args.card:
             print("companion enrol: --uid needs --card", file=sys.stderr)
             return EXIT_INVALID
-        tag = registry.enrol(normalise_uid(args.uid), mapper.game, resolve_card(mapper, args.card))
+        card = resolve_card(mapper, args.card, settings.game)
+        tag = registry.enrol(normalise_uid(args.uid), settings.game, card)
         print(f"{tag.uid} is {mapper.card_title(tag.card_id)} ({tag.game})")
         return 0
     except InvalidTagUidError as exc:
         print(f"companion enrol: {exc}", file=sys.stderr)
         return EXIT_INVALID
     except UnknownCardChoiceError as exc:
-        print(f"companion enrol: {exc} (see `companion cards {mapper.game}`)", file=sys.stderr)
+        print(f"companion enrol: {exc} (see `companion cards {settings.game}`)", file=sys.stderr)
         return EXIT_INVALID
     finally:
         registry.close()
@@ -102,7 +103,12 @@ def list_tags(registry: TagRegistry, game: str | None, as_json: bool, out: TextI
 
 
 def enrol_deck(
-    registry: TagRegistry, mapper: GameMapper, lines: TextIO, out: TextIO, start: str | None = None
+    registry: TagRegistry,
+    game: str,
+    mapper: GameMapper,
+    lines: TextIO,
+    out: TextIO,
+    start: str | None = None,
 ) -> int:
     """Names each card and enrols every UID read for it; an empty line moves on, ``q`` stops."""
     cards: Sequence[str] = mapper.card_ids()
@@ -110,7 +116,7 @@ def enrol_deck(
         cards = cards[list(cards).index(start) :]
     enrolled = 0
     for card in cards:
-        have = sum(1 for t in registry.tags(mapper.game) if t.card_id == card)
+        have = sum(1 for t in registry.tags(game) if t.card_id == card)
         print(
             f"{mapper.card_title(card)} ({have} enrolled): tap its tags, empty line for the next card",
             file=out,
@@ -129,7 +135,7 @@ def enrol_deck(
                 print(f"  {exc}: ignored", file=out)
                 continue
             before = registry.lookup(uid)
-            registry.enrol(uid, mapper.game, card)
+            registry.enrol(uid, game, card)
             enrolled += 1
             moved = f" (was {before.card_id})" if before and before.card_id != card else ""
             print(f"  {uid} -> {mapper.card_title(card)}{moved}", file=out)

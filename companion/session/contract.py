@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from companion.bundle import LivePosition
 from companion.engine import JSON, Event
 
 CommandKind = Literal["act", "undo", "redo", "new_game", "end_game"]
@@ -121,6 +122,10 @@ class SessionPort(Protocol):
 
     def view(self) -> Mapping[str, JSON]:
         """The current published view (a ``PublishedView``; keys: ``PUBLISHED_VIEW_KEYS``)."""
+
+    def position(self) -> LivePosition:
+        """The engine's values behind the current published view (game, state, prompt, seq): what the
+        table and the phones' private views read. Immutable; safe to use from any thread."""
 
     def subscribe(self) -> Subscription: ...
 

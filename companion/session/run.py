@@ -137,6 +137,10 @@ class GameRun:
             self.state = state
         self._view = None
 
+    def live(self, state: Any) -> tuple[Game, Any, Setup]:
+        """What a published view carries of ``state`` for the table: (engine, state, setup)."""
+        return self.game, state, self.setup
+
     def wants_snapshot(self) -> bool:
         return bool(self.applied) and len(self.applied) % self.checkpoint_every == 0
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion.bundle import LivePosition
 from companion.engine import JSON, Game
 from companion.session import history as history_queries
 from companion.session.contract import Command, Outcome
@@ -181,6 +182,9 @@ class Session:
 
     def view(self) -> PublishedView:
         return self._feed.latest
+
+    def position(self) -> LivePosition:
+        return self._feed.latest.live
 
     def subscribe(self) -> Subscriber:
         return self._feed.subscribe()

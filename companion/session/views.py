@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
-from companion.engine import JSON
+from companion.bundle import NO_GAME, LivePosition
+from companion.engine import JSON, Game, Setup
 from companion.session.contract import PUBLISHED_VIEW_KEYS
 
 
@@ -18,12 +19,14 @@ class PublishedView(dict[str, JSON]):
     (or ``copy.deepcopy``) to change a copy.
     """
 
-    __slots__ = ("json",)
+    __slots__ = ("json", "live")
 
-    def __init__(self, data: Mapping[str, JSON]) -> None:
+    def __init__(self, data: Mapping[str, JSON], live: LivePosition = NO_GAME) -> None:
         super().__init__(data)
         # Encoded here, once, on the writer thread: 20 SSE clients then send the same text.
         self.json: str = json.dumps(self, separators=(",", ":"))
+        self.live = live
+        """The engine's values this view was drawn from (never encoded): what the table reads."""
 
     def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("a published view is shared by every subscriber; change a copy (dict(view))")
@@ -43,6 +46,9 @@ class Position:
     game: Mapping[str, JSON] | None = None
     can_undo: bool = False
     can_redo: bool = False
+    engine: Game | None = None
+    state: Any = None
+    setup: Setup | None = None
 
 
 def build_view(
@@ -64,7 +70,8 @@ def build_view(
             "can_redo": position.can_redo,
             "devices": {name: dict(status) for name, status in devices.items()},
             "notices": [dict(n) for n in notices],
-        }
+        },
+        LivePosition(seq, position.status, position.engine, position.state, position.setup),
     )
     assert tuple(view) == PUBLISHED_VIEW_KEYS, "the published view's keys drifted from the contract"
     return view

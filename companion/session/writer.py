@@ -82,6 +82,9 @@ class Writer:
             game=run.game_view,
             can_undo=run.can_undo,
             can_redo=run.can_redo,
+            engine=run.game,
+            state=run.state,
+            setup=run.setup,
         )
 
     def handle(self, command: Command, render: Render) -> tuple[Outcome, PublishedView | None]:
@@ -123,7 +126,7 @@ class Writer:
             raise Rejected("illegal", str(exc)) from exc
         view = run.game.view(state)
         accepted = _Accepted("act", _dumps(run.game.format_action(action)), tuple(events))
-        position = Position(run.game_id, self._status(run, state), view, True, False)
+        position = Position(run.game_id, self._status(run, state), view, True, False, *run.live(state))
         outcome, published, applied = self._commit(run.game_id, run, command, accepted, position, render)
         run.push(applied, state, view)
         self._snapshot_due = run.wants_snapshot()
@@ -138,7 +141,9 @@ class Writer:
         view = run.game.view(state)
         events = (Event("InputUndone", f"Undone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("undo", "{}", events, target.seq)
-        position = Position(run.game_id, self._status(run, state), view, len(run.applied) > 1, True)
+        position = Position(
+            run.game_id, self._status(run, state), view, len(run.applied) > 1, True, *run.live(state)
+        )
 
         def revert() -> None:
             self.log.set_reverted(target.seq, True)
@@ -160,7 +165,9 @@ class Writer:
         view = run.game.view(state)
         events = (Event("InputRedone", f"Redone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("redo", "{}", events, target.seq)
-        position = Position(run.game_id, self._status(run, state), view, True, len(run.redo) > 1)
+        position = Position(
+            run.game_id, self._status(run, state), view, True, len(run.redo) > 1, *run.live(state)
+        )
 
         def restore() -> None:
             self.log.set_reverted(target.seq, False)
@@ -192,7 +199,9 @@ class Writer:
                     self.log.end_game(previous.game_id, now)
                 game_id = self.log.add_game(game.name, _dumps(setup.to_json()), rules, now)
                 run = GameRun(game, game_id, setup, initial, self.snapshot_every)
-                position = Position(game_id, self._status(run, initial), view, False, False)
+                position = Position(
+                    game_id, self._status(run, initial), view, False, False, *run.live(initial)
+                )
                 accepted = _Accepted("new_game", _dumps(setup.to_json()), events)
                 seq, change, published = self._write(game_id, run, command, accepted, position, render, now)
         except BaseException:
@@ -205,7 +214,7 @@ class Writer:
         run = self._playing()
         events = (Event("GameEnded", f"The game of {run.game.title} was closed", {}),)
         accepted = _Accepted("end_game", "{}", events)
-        position = Position(run.game_id, "finished", run.game_view, False, False)
+        position = Position(run.game_id, "finished", run.game_view, False, False, *run.live(run.state))
 
         def close() -> None:
             self.log.end_game(run.game_id, self.clock())

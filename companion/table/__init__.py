@@ -1,11 +1,12 @@
 """The table: RFID readers, dice and buttons turned into game commands (see docs/table.md).
 
 Game-agnostic zones, settle windows and the tag registry live here; what a card on a zone means
-for a particular game lives in ``companion.table.mappers.<game>``.
+for a particular game lives in that game's bundle (``companion/games/<game>/table.py``).
 """
 
+from companion.bundle import Zone, ZoneKind
 from companion.table.clock import ManualClock
-from companion.table.config import ReaderZone, TableConfig, TableConfigError, ZoneKind
+from companion.table.config import ReaderZone, TableConfig, TableConfigError
 from companion.table.enrolment import PendingTag
 from companion.table.registry import EnrolledTag, InvalidTagUidError, TagRegistry, normalise_uid
 from companion.table.table import EnrolmentError, Table
@@ -21,6 +22,7 @@ __all__ = [
     "TableConfig",
     "TableConfigError",
     "TagRegistry",
+    "Zone",
     "ZoneKind",
     "normalise_uid",
 ]

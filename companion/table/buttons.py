@@ -17,12 +17,10 @@ the microcontroller's numbered buttons are named by ``[table.buttons]``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.bundle import Act, LivePosition, Note, TableMapper, Translation
 from companion.engine import JSON, PlayerId
-from companion.table.mappers import Act, GameMapper, Note, Translation
-from companion.table.views import player_names, prompt
 
 SHOUT_PREFIX = "shout:"
 
@@ -71,70 +69,62 @@ class ShoutRace:
 
 
 def shout_result(
-    order: list[tuple[PlayerId, float]], mapper: GameMapper, view: Mapping[str, JSON]
+    order: list[tuple[PlayerId, float]], mapper: TableMapper, position: LivePosition
 ) -> tuple[Translation, str | None]:
     """The winner's shout action, and a line for the TV naming the margin when it was close."""
-    names = player_names(view)
     winner, won_at = order[0]
     margin = None
     if len(order) > 1:
         runner, runner_at = order[1]
         lead_ms = (runner_at - won_at) * 1000
-        margin = (
-            f"{names.get(winner, f'P{winner + 1}')} shouted first, "
-            f"{lead_ms:.0f} ms ahead of {names.get(runner, f'P{runner + 1}')}"
-        )
-    translation = mapper.shout(winner, view)
+        margin = f"{position.name(winner)} shouted first, {lead_ms:.0f} ms ahead of {position.name(runner)}"
+    translation = mapper.shout(winner, position)
     if isinstance(translation, Act) and translation.observation is None:
         observation = {"type": "shout", "presses": [{"player": p, "at": at} for p, at in order]}
         translation = translation.with_observation(observation)
     return translation, margin
 
 
-def _choices(view: Mapping[str, JSON]) -> list[Mapping[str, JSON]]:
-    asked = prompt(view)
-    return [c for c in (asked or {}).get("choices") or () if isinstance(c, Mapping)]
+Shown = tuple[str, dict[str, JSON]]
+"""A prompt choice as the table shows it: (label, action JSON)."""
 
 
 class ChoiceCursor:
-    """The prompt choice the ``next`` button has shown on the TV, valid until the view's seq moves
+    """The prompt choice the ``next`` button has shown on the TV, valid until the position's seq moves
     on (any accepted input may change the prompt, so a choice shown before it is never taken)."""
 
     def __init__(self) -> None:
-        self._seq: JSON = None
+        self._seq: int | None = None
         self._index = -1
 
-    def step(self, view: Mapping[str, JSON]) -> str | None:
+    def step(self, position: LivePosition) -> str | None:
         """Moves to the next choice of the prompt (the first one after the prompt changed) and names
         it for the TV; None when the prompt offers no choice."""
-        choices = _choices(view)
+        choices = position.choice_payloads()
         if not choices:
             return None
-        seq = view.get("seq")
+        seq = position.seq
         self._index = (self._index + 1) % len(choices) if seq == self._seq else 0
         self._seq = seq
-        return f"{choices[self._index].get('label')} ({self._index + 1}/{len(choices)}): confirm takes it"
+        return f"{choices[self._index][0]} ({self._index + 1}/{len(choices)}): confirm takes it"
 
-    def shown(self, view: Mapping[str, JSON]) -> Mapping[str, JSON] | None:
-        """The choice shown for this very view, if any."""
-        choices = _choices(view)
-        if self._seq is None or view.get("seq") != self._seq or not 0 <= self._index < len(choices):
+    def shown(self, position: LivePosition) -> Shown | None:
+        """The choice shown for this very position, if any."""
+        choices = position.choice_payloads()
+        if self._seq is None or position.seq != self._seq or not 0 <= self._index < len(choices):
             return None
         return choices[self._index]
 
 
-def confirm(view: Mapping[str, JSON], cursor: ChoiceCursor | None = None) -> Translation:
-    choices = _choices(view)
-    chosen = choices[0] if len(choices) == 1 else cursor.shown(view) if cursor else None
+def confirm(position: LivePosition, cursor: ChoiceCursor | None = None) -> Translation:
+    choices = position.choice_payloads()
+    chosen = choices[0] if len(choices) == 1 else cursor.shown(position) if cursor else None
     if chosen is not None:
-        return Act(
-            chosen["action"],  # type: ignore[arg-type]
-            str(chosen.get("label", "confirm")),
-            {"type": "button", "button": "confirm"},
-        )
+        label, action = chosen
+        return Act(action, label or "confirm", {"type": "button", "button": "confirm"})
     if not choices:
         return Note("Nothing to confirm right now", level="info")
-    labels = "; ".join(str(c.get("label")) for c in choices)
+    labels = "; ".join(label for label, _ in choices)
     return Note(
         f"Several choices ({labels}): press next to step through them, or pick one on the control page",
         level="info",

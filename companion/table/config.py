@@ -18,13 +18,13 @@ Loaded once at the entry point from the ``[table]`` section of the settings file
 
 from __future__ import annotations
 
-import enum
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.bundle import ZONE_FIELDS, Zone, ZoneKind
 from companion.engine import PlayerId
 from companion.observations import ReaderId
 
@@ -33,47 +33,8 @@ class TableConfigError(ValueError):
     """The ``[table]`` section is malformed (unknown zone, missing player, duplicate reader)."""
 
 
-class ZoneKind(enum.StrEnum):
-    LINE = "line"
-    """A player's battle line: a card settling here is placed into that line."""
-    DISCARD = "discard"
-    """The discard pile: a card settling here is discarded."""
-    PAD = "pad"
-    """Where special (green) cards are played and resolved."""
-
-
-@dataclass(frozen=True)
-class ReaderZone:
-    """One reader and the zone it watches. ``line`` and ``slot`` count from 0, as the engines do."""
-
-    reader: ReaderId
-    zone: ZoneKind
-    player: PlayerId | None = None
-    line: int | None = None
-    slot: int | None = None
-    """Set when a reader watches one slot of a line; None lets the engine choose (or prompt)."""
-
-    def label(self, player_names: Mapping[int, str] | None = None) -> str:
-        """How a player names this place: "Grotsnik's line 2", "the discard pile"."""
-        if self.zone is ZoneKind.LINE:
-            assert self.player is not None and self.line is not None
-            owner = (player_names or {}).get(self.player, f"P{self.player + 1}")
-            return f"{owner}'s line {self.line + 1}"
-        if self.zone is ZoneKind.DISCARD:
-            return "the discard pile"
-        if self.player is not None:
-            owner = (player_names or {}).get(self.player, f"P{self.player + 1}")
-            return f"{owner}'s play pad"
-        return "the play pad"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "reader": self.reader,
-            "zone": self.zone.value,
-            "player": self.player,
-            "line": self.line,
-            "slot": self.slot,
-        }
+ReaderZone = Zone
+"""One reader and the zone it watches (``companion.bundle.Zone``; the kinds come from the games)."""
 
 
 @dataclass(frozen=True)
@@ -116,8 +77,16 @@ class TableConfig:
         return self._roles.get(button, button)  # type: ignore[attr-defined,no-any-return]
 
     @classmethod
-    def from_mapping(cls, section: Mapping[str, Any]) -> TableConfig:
-        """Builds the config from the ``[table]`` section (a dict as ``tomllib`` returns it)."""
+    def from_mapping(
+        cls, section: Mapping[str, Any], kinds: Mapping[str, ZoneKind] | None = None
+    ) -> TableConfig:
+        """Builds the config from the ``[table]`` section (a dict as ``tomllib`` returns it).
+
+        Zone kinds are those the installed games define (``kinds`` replaces them in tests)."""
+        if kinds is None:
+            from companion.games import zone_kinds  # the registry: only loaded where config is read
+
+            kinds = zone_kinds()
         known = {
             "settle_ms",
             "removal_ms",
@@ -130,7 +99,10 @@ class TableConfig:
         unknown = set(section) - known
         if unknown:
             raise TableConfigError(f"unknown keys in [table]: {', '.join(sorted(unknown))}")
-        readers = tuple(_reader_zone(entry, i) for i, entry in enumerate(section.get("readers", ())))
+        entries = section.get("readers", ())
+        if not isinstance(entries, list | tuple):
+            raise TableConfigError("table.readers must be a list of [[table.readers]] tables")
+        readers = tuple(_reader_zone(entry, i, kinds) for i, entry in enumerate(entries))
         timings = {k: section[k] for k in known - {"readers", "buttons"} if k in section}
         for key, value in timings.items():
             if not isinstance(value, int | float) or isinstance(value, bool):
@@ -143,10 +115,10 @@ class TableConfig:
         return cls(readers=readers, buttons=tuple((str(k), v) for k, v in buttons.items()), **timings)
 
     @classmethod
-    def load(cls, path: Path) -> TableConfig:
+    def load(cls, path: Path, kinds: Mapping[str, ZoneKind] | None = None) -> TableConfig:
         """Reads the ``[table]`` section of a TOML settings file (an absent section gives defaults)."""
         with path.open("rb") as fh:
-            return cls.from_mapping(tomllib.load(fh).get("table", {}))
+            return cls.from_mapping(tomllib.load(fh).get("table", {}), kinds)
 
 
 BUTTON_ROLES = ("confirm", "undo", "next")
@@ -157,29 +129,34 @@ def _is_shout(role: str) -> bool:
     return prefix == "shout" and seat.isdigit()
 
 
-def _reader_zone(entry: Mapping[str, Any], index: int) -> ReaderZone:
+def _reader_zone(entry: Any, index: int, kinds: Mapping[str, ZoneKind]) -> ReaderZone:
     where = f"table.readers[{index}]"
-    unknown = set(entry) - {"reader", "zone", "player", "line", "slot"}
+    if not isinstance(entry, Mapping):
+        raise TableConfigError(f"{where}: must be a table with reader and zone")
+    unknown = set(entry) - {"reader", "zone", *ZONE_FIELDS}
     if unknown:
         raise TableConfigError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
-    try:
-        zone = ZoneKind(entry["zone"])
-    except KeyError:
-        raise TableConfigError(f"{where}: needs reader and zone") from None
-    except ValueError:
-        options = ", ".join(z.value for z in ZoneKind)
-        raise TableConfigError(f"{where}: zone {entry['zone']!r} is not one of {options}") from None
+    if "zone" not in entry or "reader" not in entry:
+        raise TableConfigError(f"{where}: needs reader and zone")
+    kind = kinds.get(entry["zone"]) if isinstance(entry["zone"], str) else None
+    if kind is None:
+        options = ", ".join(kinds)
+        raise TableConfigError(f"{where}: zone {entry['zone']!r} is not one of {options}")
     numbers = {}
-    for key in ("reader", "player", "line", "slot"):
+    for key in ("reader", *ZONE_FIELDS):
         value = entry.get(key)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
             raise TableConfigError(f"{where}: {key} must be a whole number from 0, got {value!r}")
         numbers[key] = value
-    if numbers["reader"] is None:
-        raise TableConfigError(f"{where}: needs reader and zone")
-    if zone is ZoneKind.LINE and (numbers["player"] is None or numbers["line"] is None):
-        raise TableConfigError(f"{where}: a line reader needs player and line")
-    if zone is not ZoneKind.LINE and (numbers["line"] is not None or numbers["slot"] is not None):
-        raise TableConfigError(f"{where}: only a line reader has line and slot")
+    missing = [key for key in kind.needs if numbers[key] is None]
+    if missing:
+        raise TableConfigError(
+            f"{where}: a {kind.name} reader needs {' and '.join(kind.needs)} ({', '.join(missing)} missing)"
+        )
+    extra = [
+        key for key in ZONE_FIELDS if numbers[key] is not None and key not in (*kind.needs, *kind.allows)
+    ]
+    if extra:
+        raise TableConfigError(f"{where}: a {kind.name} reader has no {' or '.join(extra)}")
     player = PlayerId(numbers["player"]) if numbers["player"] is not None else None
-    return ReaderZone(ReaderId(numbers["reader"]), zone, player, numbers["line"], numbers["slot"])
+    return ReaderZone(ReaderId(numbers["reader"]), kind, player, numbers["line"], numbers["slot"])

@@ -8,17 +8,16 @@ not played twice, and a lift the engine expected (the card left by a rule) raise
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from companion.bundle import Act, LivePosition, Note, TableMapper
 from companion.engine import JSON
 from companion.observations import ReaderId, TagUid
-from companion.table.config import ReaderZone, ZoneKind
+from companion.table.config import ReaderZone
 from companion.table.enrolment import PendingTag
-from companion.table.mappers import Act, GameMapper, Note
 from companion.table.registry import EnrolledTag, TagRegistry
 from companion.table.settle import Ambiguous, Cleared, Lifted, Placed, Settled, SettleTracker
-from companion.table.views import game_name, player_names
 
 if TYPE_CHECKING:
     from companion.table.table import Table
@@ -33,7 +32,7 @@ class Placements:
         self._tracker = tracker
         self._registry = registry
         self._lifted: dict[TagUid, tuple[ReaderZone, str]] = {}
-        self._last_zone: dict[TagUid, ZoneKind] = {}
+        self._last_zone: dict[TagUid, str] = {}
         """Where each tag last settled: a card leaving play differs from one fresh from the pile."""
         self._recheck_at: float | None = None
 
@@ -62,10 +61,10 @@ class Placements:
         if not self._lifted or (self._recheck_at is not None and now < self._recheck_at):
             return
         self._recheck_at = now + RECHECK_S
-        view = self._table.view()
-        mapper = self._table.mapper_for(game_name(view))
+        position = self._table.position()
+        mapper = self._table.mapper_for(position.game_name)
         for uid, (zone, card) in list(self._lifted.items()):
-            shown = mapper.cards_in(zone, view) if mapper else None
+            shown = mapper.cards_in(zone, position) if mapper else None
             if shown is None or card not in shown:
                 self._clear_lifted(uid)
 
@@ -80,8 +79,8 @@ class Placements:
                 f"A tag lies on reader {reader}, which the table configuration does not map",
             )
             return
-        view = table.view()
-        place = zone.label(player_names(view))
+        position = table.position()
+        place = zone.label(position.names)
         tag = self._registry.lookup(uid)
         if table.enrolment.active or tag is None:
             table.enrolment.offer(PendingTag(uid, place, seen_at, tag.card_id if tag else None))
@@ -91,17 +90,17 @@ class Placements:
                     f"tag:{uid}", f"Unknown card tag {uid} on {place}: enrol it on the control page"
                 )
             return
-        mapper = self._mapper_playing(tag, place, view)
+        mapper = self._mapper_playing(tag, place, position)
         if mapper is None:
             return
         self._clear_lifted(uid)
-        shown = mapper.cards_in(zone, view)
+        shown = mapper.cards_in(zone, position)
         if shown is not None and self._shown_already(reader, tag.card_id, shown):
             self._last_zone[uid] = zone.zone
             return
         came_from = self._last_zone.get(uid)
         self._last_zone[uid] = zone.zone
-        translation = mapper.placed(zone, tag.card_id, view, came_from)
+        translation = mapper.placed(zone, tag.card_id, position, came_from)
         if isinstance(translation, Act):
             observation: dict[str, JSON] = {
                 "type": "tag_placed",
@@ -115,10 +114,10 @@ class Placements:
             translation = translation.with_observation(observation)
         table.dispatch(translation, settled_at)
 
-    def _mapper_playing(self, tag: EnrolledTag, place: str, view: Mapping[str, JSON]) -> GameMapper | None:
+    def _mapper_playing(self, tag: EnrolledTag, place: str, position: LivePosition) -> TableMapper | None:
         """The running game's mapper when the tag belongs to it; else a notice and None."""
         table = self._table
-        game = game_name(view)
+        game = position.game_name
         title = self._title(tag)
         if game is None:
             table.note(f"{title} put on {place}, but no game is running", level="info")
@@ -152,18 +151,18 @@ class Placements:
         tag = self._registry.lookup(uid)
         if zone is None or tag is None or table.enrolment.active:
             return
-        view = table.view()
-        if game_name(view) != tag.game:
+        position = table.position()
+        if position.game_name != tag.game:
             return
         mapper = table.mapper_for(tag.game)
         if mapper is None:
             return
-        shown = mapper.cards_in(zone, view)
+        shown = mapper.cards_in(zone, position)
         if shown is not None:
             still_here = sum(1 for u in self._tracker.committed_on(reader) if self._card_of(u) == tag.card_id)
             if shown.count(tag.card_id) <= still_here:
                 return  # the engine already took it away (a rule discarded it): the lift confirms it
-        translation = mapper.lifted(zone, tag.card_id, view)
+        translation = mapper.lifted(zone, tag.card_id, position)
         if isinstance(translation, Note):
             table.notices.post(f"lifted:{uid}", translation.text, translation.level)
             self._lifted[uid] = (zone, tag.card_id)
@@ -181,7 +180,7 @@ class Placements:
         table = self._table
         tag = self._registry.lookup(settled.uid)
         what = self._title(tag) if tag else f"Card tag {settled.uid}"
-        names = player_names(table.view())
+        names = table.position().names
         places = []
         for reader in settled.readers:
             zone = table.config.zone_of(reader)

@@ -13,15 +13,13 @@ each must follow the previous within the window, and a window that runs out lose
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.bundle import Act, LivePosition, Note, Translation
 from companion.dice import Dice, UnknownDieError, UnknownFaceError
 from companion.engine import JSON
 from companion.observations import DieRolled
-from companion.table.mappers import Act, Note, Translation
-from companion.table.views import player_names, prompt
 
 
 @dataclass
@@ -41,7 +39,7 @@ class RollCollector:
         self._collecting: _Collecting | None = None
 
     def rolled(
-        self, roll: DieRolled, view: Mapping[str, JSON], now: float, one_at_a_time: bool = False
+        self, roll: DieRolled, position: LivePosition, now: float, one_at_a_time: bool = False
     ) -> Translation:
         try:
             die = self._dice[roll.kind]
@@ -49,21 +47,20 @@ class RollCollector:
         except (UnknownDieError, UnknownFaceError) as exc:
             return Note(f"A die could not be read: {exc}")
         said = f"{die.title} rolled {die.name(symbol)}"
-        asked = prompt(view)
-        request = asked.get("roll") if asked else None
-        if not isinstance(request, Mapping) or asked is None:
+        asked = position.prompt
+        request = asked.roll if asked is not None else None
+        if asked is None or request is None:
             return Note(f"{said} — no roll was asked for", level="info")
-        wanted = str(request.get("die"))
+        wanted = request.die
         if not die.answers_die(wanted):
             return Note(f"{said} — the table is waiting for a {self._title_of(wanted)} roll")
-        faces = request.get("faces") or ()
-        if faces and symbol not in faces:
+        if request.faces and symbol not in request.faces:
             return Note(f"{said}, which the {wanted} roll cannot show: check the die's faces in dice.toml")
-        players = tuple(asked.get("players") or ())
+        players = tuple(asked.players)
         if len(players) != 1:
             return Note(f"{said} — several players are to roll: enter it on the control page")
-        count = 1 if one_at_a_time else int(request.get("count") or 1)
-        key = (asked.get("kind"), players, wanted, count)
+        count = 1 if one_at_a_time else max(1, request.count)
+        key = (asked.kind, asked.text, players, wanted, count)
         if self._collecting is None or self._collecting.request != key:
             self._collecting = _Collecting(key, count, now)
         collecting = self._collecting
@@ -74,7 +71,7 @@ class RollCollector:
             return None
         self._collecting = None
         names = ", ".join(die.name(s) for s in collecting.symbols)
-        who = player_names(view).get(players[0], f"P{players[0] + 1}")
+        who = position.name(players[0])
         payload = {"kind": "roll", "player": players[0], "die": wanted, "faces": collecting.symbols}
         observation = {"type": "dice_rolled", "dice": collecting.observations}
         return Act(payload, f"{who}'s {die.title} roll ({names})", observation)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bundle import LivePosition
 from companion.dice import Dice
 from companion.engine import JSON
 from companion.observations import (
@@ -48,7 +49,6 @@ from companion.table.placements import Placements
 from companion.table.registry import EnrolledTag, TagRegistry, normalise_uid
 from companion.table.rolls import RollCollector
 from companion.table.settle import SettleTracker
-from companion.table.views import game_name
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ class Table:
     def start(self) -> None:
         if self._thread is not None:
             raise RuntimeError("the table is already running")
-        self.mapper_for(game_name(self._session.view()))  # load the card data now, not on the first card
+        self.mapper_for(self._session.position().game_name)  # load the card data now, not on the first card
         self._report()
         self._thread = threading.Thread(target=self._run, name="table", daemon=True)
         self._thread.start()
@@ -188,10 +188,10 @@ class Table:
             self._tracker.gone(item.reader, TagUid(item.uid), item.at)
         elif isinstance(item, DieRolled):
             arrived = self._clock()
-            view = self._session.view()
-            mapper = self.mapper_for(game_name(view))
+            position = self._session.position()
+            mapper = self.mapper_for(position.game_name)
             one_at_a_time = mapper is not None and mapper.rolls_one_at_a_time
-            self.dispatch(self._rolls.rolled(item, view, arrived, one_at_a_time), arrived)
+            self.dispatch(self._rolls.rolled(item, position, arrived, one_at_a_time), arrived)
         elif isinstance(item, ButtonPressed):
             self._pressed(item)
         elif isinstance(item, CardSighted):
@@ -211,7 +211,7 @@ class Table:
         if race is not None and race[0]:
             self._shout(*race, now)
         self._placements.recheck(now)
-        if self.notices.text(CURSOR) is not None and self._cursor.shown(self._session.view()) is None:
+        if self.notices.text(CURSOR) is not None and self._cursor.shown(self._session.position()) is None:
             self.notices.clear(CURSOR)  # the game moved on: the choice shown is no longer on offer
         self.notices.expire(now)
 
@@ -237,13 +237,13 @@ class Table:
             self.submit(Command(kind="undo", source=press.source), "Undo", now)
         elif name == "confirm":
             self.notices.clear(CURSOR)
-            self.dispatch(buttons.confirm(self._session.view(), self._cursor), now, source=press.source)
+            self.dispatch(buttons.confirm(self._session.position(), self._cursor), now, source=press.source)
         elif name == "next":
-            view = self._session.view()
-            mapper = self.mapper_for(game_name(view))
-            move_on = mapper.next_action(view) if mapper else Note("No game is running")
+            position = self._session.position()
+            mapper = self.mapper_for(position.game_name)
+            move_on = mapper.next_action(position) if mapper else Note("No game is running")
             # No move-on action now: step through the prompt's choices instead (confirm takes one).
-            shown = self._cursor.step(view) if mapper and isinstance(move_on, Note) else None
+            shown = self._cursor.step(position) if mapper and isinstance(move_on, Note) else None
             if shown is None:
                 self.dispatch(move_on, now, source=press.source)
             else:
@@ -252,12 +252,12 @@ class Table:
             log.warning("unknown button %r", name)
 
     def _shout(self, order: list[tuple[Any, float]], source: str, now: float) -> None:
-        view = self._session.view()
-        mapper = self.mapper_for(game_name(view))
+        position = self._session.position()
+        mapper = self.mapper_for(position.game_name)
         if mapper is None:
             self.note("No game is running: nobody can shout", level="info", now=now)
             return
-        translation, margin = buttons.shout_result(order, mapper, view)
+        translation, margin = buttons.shout_result(order, mapper, position)
         if margin:
             self.note(margin, level="info", now=now)
         self.dispatch(translation, now, source=source)
@@ -316,14 +316,14 @@ class Table:
 
     def _report(self) -> None:
         self.notices.changed = self._dirty = False
-        shown = self._cursor.shown(self._session.view()) if self.notices.text(CURSOR) else None
+        shown = self._cursor.shown(self._session.position()) if self.notices.text(CURSOR) else None
         status: dict[str, JSON] = {
             "state": "ready",
             "readers": len(self._config.readers),
             "enrolment": self.enrolment.to_json(),
             "notices": self.notices.to_json(),
             # The choice the next button shows: the TV outlines its slot on the board.
-            "choice": dict(shown) if shown is not None else None,
+            "choice": {"label": shown[0], "action": shown[1]} if shown is not None else None,
         }
         self._session.report_device(DEVICE_NAME, status)
 
@@ -331,7 +331,7 @@ class Table:
 
     def start_enrolment(self, game: str | None = None) -> None:
         """From now on every tag put on a reader is offered for enrolment and nothing is played."""
-        game = game or game_name(self._session.view()) or self.enrolment.game
+        game = game or self._session.position().game_name or self.enrolment.game
         if game is None:
             raise EnrolmentError("choose the game whose cards you are enrolling")
         if self.mapper_for(game) is None:
@@ -348,7 +348,7 @@ class Table:
 
     def card_choices(self, game: str | None = None) -> list[dict[str, str]]:
         """The cards a tag can be enrolled as: ``[{"id", "title"}]`` in catalog order."""
-        mapper = self.mapper_for(game or self.enrolment.game or game_name(self._session.view()))
+        mapper = self.mapper_for(game or self.enrolment.game or self._session.position().game_name)
         if mapper is None:
             return []
         return [{"id": card, "title": mapper.card_title(card)} for card in mapper.card_ids()]
@@ -356,12 +356,12 @@ class Table:
     def enrol(self, uid: str, card_id: str, game: str | None = None) -> EnrolledTag:
         """Pairs a tag with a card (durable on return); a tag lying on a line is then played."""
         tag_uid = normalise_uid(uid)
-        game = game or self.enrolment.game or game_name(self._session.view())
+        game = game or self.enrolment.game or self._session.position().game_name
         mapper = self.mapper_for(game)
         if game is None or mapper is None:
             raise EnrolmentError("no game chosen for enrolment: start enrolment for a game first")
         try:
-            card = resolve_card(mapper, card_id)
+            card = resolve_card(mapper, card_id, game)
         except UnknownCardChoiceError as exc:
             raise EnrolmentError(str(exc)) from None
         enrolled = self._registry.enrol(tag_uid, game, card)
@@ -381,9 +381,9 @@ class Table:
     def config(self) -> TableConfig:
         return self._config
 
-    def view(self) -> Mapping[str, JSON]:
-        """The session's current published view."""
-        return self._session.view()
+    def position(self) -> LivePosition:
+        """The engine's values behind the session's current published view."""
+        return self._session.position()
 
     def figures(self) -> dict[str, JSON]:
         """Latency figures (milliseconds), settle window excluded."""

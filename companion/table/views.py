@@ -1,9 +1,11 @@
-"""Reading the session's published view: the bits the table needs (game name, prompt, player names)."""
+"""Reading a published view: what adapters that only watch the game need (the LEDs: whose turn it is).
+
+The table itself reads the engine's values (``companion.bundle.LivePosition``), never the view.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from companion.engine import JSON
 
@@ -11,30 +13,6 @@ from companion.engine import JSON
 def game_view(view: Mapping[str, JSON]) -> Mapping[str, JSON] | None:
     game = view.get("game")
     return game if isinstance(game, Mapping) else None
-
-
-def game_name(view: Mapping[str, JSON]) -> str | None:
-    """The running game's registry name, or None when no game is being played."""
-    game = game_view(view)
-    if game is None or view.get("status") != "playing":
-        return None
-    name = game.get("game")
-    return name if isinstance(name, str) else None
-
-
-def prompt(view: Mapping[str, JSON]) -> Mapping[str, Any] | None:
-    game = game_view(view)
-    found = game.get("prompt") if game is not None else None
-    return found if isinstance(found, Mapping) else None
-
-
-def player_names(view: Mapping[str, JSON]) -> dict[int, str]:
-    game = game_view(view)
-    names: dict[int, str] = {}
-    for index, player in enumerate((game or {}).get("players") or ()):
-        if isinstance(player, Mapping):
-            names[int(player.get("seat", index))] = str(player.get("name", f"P{index + 1}"))
-    return names
 
 
 def active_players(view: Mapping[str, JSON]) -> tuple[int, ...]:
@@ -49,5 +27,6 @@ def active_players(view: Mapping[str, JSON]) -> tuple[int, ...]:
     )
     if active:
         return active
-    current = prompt(view)
-    return tuple(int(p) for p in (current or {}).get("players") or ())
+    current = game.get("prompt")
+    players = current.get("players") if isinstance(current, Mapping) else None
+    return tuple(int(p) for p in players or ())

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from companion.cli.serve import Server
-from companion.demo_player import DemoDeck, next_action
-from companion.games import find_game
+from companion.demo_player import DemoBrain
+from companion.games.chaos_marauders.demo import ChaosMaraudersDemo
 from companion.session import Command, Session
 from web import create_app
 
@@ -97,14 +97,15 @@ class LiveTable:
     def play(self, actions: int, seed: int = 7) -> int:
         """Lets the simulated table make ``actions`` moves through the session; the last seq."""
         assert self.session is not None
-        game, rng = find_game("chaos-marauders"), random.Random(seed)
-        deck = DemoDeck(rng)
+        rng = random.Random(seed)
+        brain = DemoBrain(ChaosMaraudersDemo(rng), rng)
         seq = 0
         for _ in range(actions):
-            action = next_action(game, self.session.state, deck, rng)
-            if action is None:
+            position = self.session.position()
+            action = brain.next_action(position)
+            if action is None or position.game is None:
                 break
-            outcome = self.session.submit(Command("act", "demo", game.format_action(action)))
+            outcome = self.session.submit(Command("act", "demo", position.game.format_action(action)))
             assert outcome.accepted, outcome
             seq = int(outcome.seq or 0)
         return seq

@@ -81,7 +81,7 @@ def test_a_card_removed_by_hand_leaves_the_tv(browser, table, artifacts):
     assert answer["accepted"], answer
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.goto(f"{table.url}/tv")
-    tile = '.player[data-seat="1"] .line[data-line="1"] .tile[data-card="bozlum-pigstickers"]'
+    tile = '.cm-player[data-seat="1"] .line[data-line="1"] .tile[data-card="bozlum-pigstickers"]'
     tv.wait_for_selector(tile, timeout=TIMEOUT_MS)
 
     context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True)

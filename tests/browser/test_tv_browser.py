@@ -18,14 +18,14 @@ def test_a_card_placed_through_the_api_appears_on_the_tv(page, table):
     seq = table.new_game()
     page.goto(f"{table.url}/tv")
     wait_for_seq(page, seq)
-    tile = '.player[data-seat="0"] .line[data-line="0"] .tile[data-card="crummy-snotling-slaves"]'
+    tile = '.cm-player[data-seat="0"] .line[data-line="0"] .tile[data-card="crummy-snotling-slaves"]'
     assert page.locator(tile).count() == 0
     answer = table.command("act", SNOTLING)
     assert answer["accepted"], answer
     page.wait_for_selector(tile, timeout=TIMEOUT_MS)
     placed = page.locator(tile)
     assert "tile-fresh" in placed.get_attribute("class")  # the last change pulses
-    slots = page.locator('.player[data-seat="0"] .line[data-line="0"] .slots > *')
+    slots = page.locator('.cm-player[data-seat="0"] .line[data-line="0"] .slots > *')
     assert slots.count() == 12
     assert page.locator("#ticker li").first.inner_text().startswith("Grotsnik")
 
@@ -35,7 +35,7 @@ def test_the_prompt_and_whose_turn_are_shown(page, table):
     page.goto(f"{table.url}/")
     wait_for_seq(page, seq)
     assert page.locator("#prompt").inner_text() == "Grotsnik: draw a card"
-    assert page.locator(".player-active .player-name").inner_text() == "Grotsnik"
+    assert page.locator(".cm-player.is-active .cm-name").inner_text() == "Grotsnik"
     assert page.locator("#banner").is_hidden()
 
 
@@ -135,7 +135,7 @@ def test_the_slot_the_tables_next_button_shows_is_outlined_with_the_card(page, t
     assert page.locator(".tile-candidate").count() == 0
     # What companion.table.Table reports while its next button shows a choice.
     table.session.report_device("table", {"state": "ready", "notices": [], "choice": choice})
-    candidate = page.locator('.player[data-seat="0"] .line[data-line="1"] .slots > *').nth(
+    candidate = page.locator('.cm-player[data-seat="0"] .line[data-line="1"] .slots > *').nth(
         choice["action"]["slot"]
     )
     page.wait_for_selector(".tile-candidate", timeout=TIMEOUT_MS)

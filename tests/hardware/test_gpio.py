@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.bundle import LivePosition
+from companion.engine import Player, Setup
 from companion.observations import ButtonPressed
 from companion.table import ManualClock
 from hardware import (
@@ -20,6 +22,7 @@ from hardware import (
     ViewFollower,
 )
 
+from ..table.table_fakes import TOY_GAME
 from .gpio_fakes import FeedSession, view
 
 CONFIG = GpioConfig(
@@ -93,6 +96,10 @@ def test_first_press_wins_through_the_table(factory, presses, tmp_path):
 
         def view(self):
             return view(1, active=0)
+
+        def position(self):
+            # A game is being played (any game: the shout mapper below answers for it).
+            return LivePosition(1, "playing", TOY_GAME, {"prompt": None}, Setup("toy", (Player("A"),)))
 
         def report_device(self, name, status):
             pass

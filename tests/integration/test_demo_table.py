@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
-from companion.cli.demo import SimulatedTable
+from companion.cli.demo import SessionTable, SimulatedTable, enrol_tags
 from companion.cli.wiring import adapters
-from companion.demo_table import DemoLayout, PhysicalPlayer, deck_tags, enrol_deck
-from companion.games import find_game
+from companion.demo_player import DemoBrain
+from companion.dice import Dice
+from companion.games import find_bundle
+from companion.games.chaos_marauders.demo import ChaosMaraudersDemo, Layout, deck_tags
 from companion.session import Session
 from companion.settings import Settings
 from companion.table import TagRegistry
@@ -24,7 +26,7 @@ from firmware_bridge.virtual import VirtualSettings, VirtualTable
 
 from .waiting import wait_until
 
-LAYOUT = DemoLayout()
+LAYOUT = Layout()
 MAX_STEPS = 150
 
 
@@ -67,14 +69,16 @@ def test_serve_wiring_reports_the_device_connected(wired: tuple[Session, Any]) -
 def test_demo_plays_through_the_virtual_device(wired: tuple[Session, Any], device: VirtualTable) -> None:
     session, _ = wired
     assert wait_until(session, lambda: firmware(session).get("state") == "connected")
+    enrol_tags(session.db_path, "chaos-marauders", deck_tags())
     registry = TagRegistry.open(session.db_path)
-    assert len(enrol_deck(registry)) == 110
+    assert len(registry.tags("chaos-marauders")) == 110
     registry.close()
     dice = {d["kind"]: d["id"] for d in firmware(session)["capabilities"]["dice"]}
     rng = random.Random(7)
-    game = find_game("chaos-marauders")
-    hands = PhysicalPlayer(session, game, device, LAYOUT, dice, rng)
-    demo = SimulatedTable(session, game, rng, hands)
+    kit = ChaosMaraudersDemo(rng)
+    kit.layout(LAYOUT.seats)
+    hands = kit.hands(SessionTable(session, Dice.load(), dice), device)
+    demo = SimulatedTable(session, find_bundle("chaos-marauders"), kit, DemoBrain(kit, rng), hands)
     demo.new_game()
 
     for _ in range(MAX_STEPS):

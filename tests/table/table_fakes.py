@@ -5,10 +5,23 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from companion.bundle import Act, LivePosition, Note, Translation
+from companion.engine import (
+    Action,
+    ActionCodec,
+    Choice,
+    Game,
+    Player,
+    Prompt,
+    RollRequest,
+    Setup,
+)
+from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
 from companion.session.contract import Command, Outcome
-from companion.table.config import ReaderZone, ZoneKind
-from companion.table.mappers import Act, Note, Translation
+from companion.table.config import ReaderZone
 
 TOY_CARDS = {"grunt": "Grunt", "boss": "Big Boss", "spell": "Green Spell"}
 
@@ -40,6 +53,16 @@ class FakeSession:
         with self._lock:
             return self.current
 
+    def position(self) -> LivePosition:
+        """The toy game behind ``current``: its ``game`` dict is the toy state."""
+        with self._lock:
+            view = self.current
+        game = view.get("game")
+        if not game:
+            return LivePosition(int(view.get("seq", 0)), str(view.get("status", "no_game")))
+        names = tuple(Player(p["name"]) for p in game.get("players", ()))
+        return LivePosition(int(view["seq"]), str(view["status"]), TOY_GAME, game, Setup("toy", names))
+
     def report_device(self, name: str, status: Mapping) -> None:
         with self._lock:
             self.devices[name] = status
@@ -68,14 +91,66 @@ def toy_view(prompt: Mapping | None = None, lines: Sequence[Sequence[Sequence[st
     }
 
 
-class ToyMapper:
-    """A game mapper for a toy game whose view lists each player's lines as lists of card ids."""
+@dataclass(frozen=True)
+class RawAction(Action):
+    """An action of the toy game: whatever JSON a test put in a prompt's choice."""
 
-    game = "toy"
+    kind: ClassVar[str] = "raw"
+    payload: Any
+
+    def to_json(self) -> dict:
+        return dict(self.payload)
+
+
+class ToyGame(Game[dict]):
+    """An engine whose state is the toy view's ``game`` dict: its prompt is the dict's prompt."""
+
+    name = "toy"
+    title = "Toy"
+    min_players = 1
+    max_players = 4
+    actions = ActionCodec(RawAction)
+    rules_version = "toy"
+
+    def new_game(self, setup: Setup) -> dict:
+        raise NotImplementedError
+
+    def apply(self, state: dict, action: Action) -> tuple[dict, tuple]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: dict) -> list[Action]:
+        return []
+
+    def prompt(self, state: dict) -> Prompt | None:
+        asked = state.get("prompt")
+        if not asked:
+            return None
+        roll = asked.get("roll")
+        return Prompt(
+            kind=asked["kind"],
+            players=tuple(asked.get("players") or ()),
+            text=asked.get("text", ""),
+            choices=tuple(Choice(c["label"], RawAction(c["action"])) for c in asked.get("choices") or ()),
+            roll=RollRequest(roll["die"], int(roll["count"]), tuple(roll["faces"])) if roll else None,
+        )
+
+    def is_over(self, state: dict) -> bool:
+        return False
+
+    def view(self, state: dict) -> dict:
+        return state
+
+
+TOY_GAME = ToyGame()
+
+
+class ToyMapper:
+    """A game mapper for a toy game whose state lists each player's lines as lists of card ids."""
+
     rolls_one_at_a_time = False
 
     def __init__(self) -> None:
-        self.came_from: list[ZoneKind | None] = []
+        self.came_from: list[str | None] = []
 
     def card_title(self, card_id: str) -> str:
         return TOY_CARDS[card_id]
@@ -86,35 +161,35 @@ class ToyMapper:
     def shown_title(self, card_id: str) -> str:
         return TOY_CARDS[card_id]
 
-    def cards_in(self, zone: ReaderZone, view: Mapping) -> Sequence[str] | None:
-        if zone.zone is not ZoneKind.LINE:
+    def cards_in(self, zone: ReaderZone, position: LivePosition) -> Sequence[str] | None:
+        if zone.kind != LINE:
             return None
-        return view["game"]["lines"][zone.player][zone.line]
+        return position.state["lines"][zone.player][zone.line]
 
     def placed(
-        self, zone: ReaderZone, card_id: str, view: Mapping, came_from: ZoneKind | None
+        self, zone: ReaderZone, card_id: str, position: LivePosition, came_from: str | None
     ) -> Translation:
         self.came_from.append(came_from)
-        player = view["game"]["prompt"]["players"][0]
-        if zone.zone is ZoneKind.LINE:
+        player = position.prompt.players[0]
+        if zone.kind == LINE:
             return Act(
                 {"kind": "place", "player": player, "card": card_id, "line": zone.line}, f"{card_id} placed"
             )
-        if zone.zone is ZoneKind.DISCARD:
+        if zone.kind == DISCARD:
             return Act({"kind": "discard", "player": player, "card": card_id}, f"{card_id} discarded")
         return Act({"kind": "draw", "player": player, "card": card_id}, f"{card_id} drawn")
 
-    def lifted(self, zone: ReaderZone, card_id: str, view: Mapping) -> Translation:
+    def lifted(self, zone: ReaderZone, card_id: str, position: LivePosition) -> Translation:
         return Note(f"{TOY_CARDS[card_id]} lifted from {zone.label()}")
 
-    def shout(self, player: int, view: Mapping) -> Translation:
+    def shout(self, player: int, position: LivePosition) -> Translation:
         return Act({"kind": "shout", "player": player}, "shout")
 
-    def next_action(self, view: Mapping) -> Translation:
+    def next_action(self, position: LivePosition) -> Translation:
         """Declines when the prompt offers it, like the real mappers; otherwise there is no move-on."""
-        for choice in view["game"]["prompt"].get("choices") or ():
-            if choice["action"].get("kind") == "decline":
-                return Act(choice["action"], "decline")
+        for _, action in position.choice_payloads():
+            if action.get("kind") == "decline":
+                return Act(action, "decline")
         return Note("Nothing to decline now")
 
 
@@ -127,9 +202,9 @@ def toy_mappers(game: str) -> ToyMapper:
 
 
 TOY_READERS = (
-    ReaderZone(0, ZoneKind.LINE, 0, 0),
-    ReaderZone(1, ZoneKind.LINE, 0, 1),
-    ReaderZone(2, ZoneKind.LINE, 1, 0),
-    ReaderZone(3, ZoneKind.DISCARD),
-    ReaderZone(4, ZoneKind.PAD),
+    ReaderZone(0, LINE, 0, 0),
+    ReaderZone(1, LINE, 0, 1),
+    ReaderZone(2, LINE, 1, 0),
+    ReaderZone(3, DISCARD),
+    ReaderZone(4, PAD),
 )

@@ -1,27 +1,31 @@
-"""The Chaos Marauders mapper over views the real engine produces (no session, no threads)."""
+"""The Chaos Marauders mapper over positions of the real engine (no session, no threads)."""
 
 from __future__ import annotations
 
 import pytest
 
+from companion.bundle import LivePosition
 from companion.engine import Player, Setup
 from companion.games import find_game
-from companion.table.config import ReaderZone, ZoneKind
+from companion.games.chaos_marauders import zones
+from companion.table.config import ReaderZone
 from companion.table.mappers import Act, Note, find_mapper, resolve_card
 
 GAME = find_game("chaos-marauders")
 MAPPER = find_mapper("chaos-marauders")
-OWN_LINE = ReaderZone(0, ZoneKind.LINE, 0, 2)
-THEIR_LINE = ReaderZone(1, ZoneKind.LINE, 1, 0)
-DISCARD = ReaderZone(2, ZoneKind.DISCARD)
-PAD = ReaderZone(3, ZoneKind.PAD)
+OWN_LINE = ReaderZone(0, zones.LINE, 0, 2)
+THEIR_LINE = ReaderZone(1, zones.LINE, 1, 0)
+DISCARD = ReaderZone(2, zones.DISCARD)
+PAD = ReaderZone(3, zones.PAD)
+SETUP = Setup("chaos-marauders", (Player("Grotsnik"), Player("Ugluk")))
 
 
-def published(*actions: dict) -> dict:
-    state = GAME.new_game(Setup("chaos-marauders", (Player("Grotsnik"), Player("Ugluk"))))
+def published(*actions: dict) -> LivePosition:
+    """The position the table reads after ``actions``, as the session would publish it."""
+    state = GAME.new_game(SETUP)
     for action in actions:
         state, _ = GAME.apply(state, GAME.parse_action(action))
-    return {"seq": len(actions), "status": "playing", "game": GAME.view(state)}
+    return LivePosition(len(actions), "playing", GAME, state, SETUP)
 
 
 def test_a_card_on_the_players_own_line_is_a_place_with_the_slot_left_open():
@@ -60,7 +64,7 @@ def test_a_card_laid_straight_on_the_discard_pile_is_drawn_then_discarded():
 def test_a_green_card_laid_on_the_discard_pile_in_the_first_round_is_only_drawn():
     # The engine discards a green card drawn in the first round unresolved: a discard after it is refused.
     view = published()
-    assert view["game"]["round"] == 1
+    assert view.state.round == 1
     act = MAPPER.placed(DISCARD, "venemous-creeps", view, None)
     assert dict(act.payload) == {"kind": "draw", "player": 0, "card": "venemous-creeps"} and act.then is None
     state = GAME.new_game(Setup("chaos-marauders", (Player("Grotsnik"), Player("Ugluk"))))
@@ -73,12 +77,12 @@ def test_a_card_leaving_play_needs_nothing_on_the_discard_pile():
         {"kind": "draw", "player": 0, "card": "grivziz-dirtballs"},
         {"kind": "discard", "player": 0, "card": "grivziz-dirtballs"},
     )
-    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, ZoneKind.LINE) is None
-    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, ZoneKind.PAD) is None
+    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, "line") is None
+    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, "pad") is None
     # Not seen since the table started, and on top of the pile: the engine discarded it already.
     assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, None) is None
     # Last seen on the discard pile (reshuffled into the draw pile since): a fresh draw.
-    act = MAPPER.placed(DISCARD, "grivziz-dirtballs", view, ZoneKind.DISCARD)
+    act = MAPPER.placed(DISCARD, "grivziz-dirtballs", view, "discard")
     assert (act.payload["kind"], act.payload["player"], act.then.payload["kind"]) == ("draw", 1, "discard")
 
 
@@ -93,10 +97,10 @@ def test_the_pad_draws_and_a_drawn_card_shown_there_is_not_drawn_twice():
     assert isinstance(MAPPER.placed(PAD, "claws-of-malal", view, None), Note)
 
 
-def test_cards_in_reads_the_line_and_maps_the_hidden_card():
+def test_cards_in_reads_the_engines_line_hidden_card_included():
     view = published({"kind": "place", "player": 0, "card": "chaos-marauders", "line": 2, "slot": 3})
     assert MAPPER.cards_in(OWN_LINE, view) == ["chaos-marauders"]
-    assert MAPPER.cards_in(ReaderZone(0, ZoneKind.LINE, 0, 2, slot=4), view) == []
+    assert MAPPER.cards_in(ReaderZone(0, zones.LINE, 0, 2, slot=4), view) == []
     assert MAPPER.cards_in(DISCARD, view) is None
     assert MAPPER.shown_title("chaos-marauders") == "A card"
     assert MAPPER.shown_title("idol") == "Idol"
@@ -114,7 +118,7 @@ def test_cards_are_found_by_id_or_title(card):
 
 
 def test_a_reader_set_to_a_line_the_game_lacks_is_reported():
-    wrong = ReaderZone(9, ZoneKind.LINE, 0, 3)
+    wrong = ReaderZone(9, zones.LINE, 0, 3)
     assert isinstance(MAPPER.placed(wrong, "idol", published(), None), Note)
     assert MAPPER.cards_in(wrong, published()) == []
 
@@ -132,9 +136,9 @@ def test_a_card_moved_from_a_line_to_the_discard_pile_makes_room_for_a_war_machi
     )
     lifted = MAPPER.lifted(OWN_LINE, "hobgoblin-standard", view)
     assert isinstance(lifted, Note) and "make room" in lifted.text
-    act = MAPPER.placed(DISCARD, "hobgoblin-standard", view, ZoneKind.LINE)
+    act = MAPPER.placed(DISCARD, "hobgoblin-standard", view, "line")
     assert isinstance(act, Act)
     assert dict(act.payload) == {"kind": "make_room", "player": 0, "line": 0, "slot": 10}
     GAME.parse_action(act.payload)
     # A card the crew has no use for discarding is not taken for room.
-    assert MAPPER.placed(DISCARD, "hobgoblin-musician", view, ZoneKind.LINE) is None
+    assert MAPPER.placed(DISCARD, "hobgoblin-musician", view, "line") is None

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.table import ReaderZone, TableConfig, TableConfigError, ZoneKind
+from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
+from companion.table import ReaderZone, TableConfig, TableConfigError
 
 EXAMPLE = """
 [table]
@@ -45,9 +46,9 @@ def test_the_example_section_loads(tmp_path: Path):
     path.write_text(EXAMPLE)
     config = TableConfig.load(path)
     assert (config.settle_ms, config.removal_ms, config.roll_window_ms) == (250, 500, 3000)
-    assert config.zone_of(1) == ReaderZone(1, ZoneKind.LINE, 1, 2, 4)
-    assert config.zone_of(7).zone is ZoneKind.DISCARD
-    assert config.zone_of(8).zone is ZoneKind.PAD
+    assert config.zone_of(1) == ReaderZone(1, LINE, 1, 2, 4)
+    assert config.zone_of(7).kind is DISCARD
+    assert config.zone_of(8).kind is PAD
     assert config.zone_of(3) is None
     assert (config.button_role("0"), config.button_role("4"), config.button_role("next")) == (
         "shout:0",
@@ -65,10 +66,10 @@ def test_a_missing_section_gives_the_defaults(tmp_path: Path):
 
 def test_labels_name_places_as_players_do():
     names = {0: "Grotsnik"}
-    assert ReaderZone(0, ZoneKind.LINE, 0, 1).label(names) == "Grotsnik's line 2"
-    assert ReaderZone(0, ZoneKind.LINE, 1, 0).label(names) == "P2's line 1"
-    assert ReaderZone(0, ZoneKind.DISCARD).label(names) == "the discard pile"
-    assert ReaderZone(0, ZoneKind.PAD).label(names) == "the play pad"
+    assert ReaderZone(0, LINE, 0, 1).label(names) == "Grotsnik's line 2"
+    assert ReaderZone(0, LINE, 1, 0).label(names) == "P2's line 1"
+    assert ReaderZone(0, DISCARD).label(names) == "the discard pile"
+    assert ReaderZone(0, PAD).label(names) == "the play pad"
 
 
 @pytest.mark.parametrize(
@@ -76,7 +77,7 @@ def test_labels_name_places_as_players_do():
     [
         ({"readers": [{"reader": 0, "zone": "line", "player": 0}]}, "needs player and line"),
         ({"readers": [{"reader": 0, "zone": "hand"}]}, "is not one of line, discard, pad"),
-        ({"readers": [{"reader": 0, "zone": "discard", "line": 1}]}, "only a line reader"),
+        ({"readers": [{"reader": 0, "zone": "discard", "line": 1}]}, "a discard reader has no line"),
         ({"readers": [{"zone": "discard"}]}, "needs reader and zone"),
         ({"readers": [{"reader": -1, "zone": "discard"}]}, "whole number from 0"),
         ({"readers": [{"reader": 1, "zone": "pad"}, {"reader": 1, "zone": "discard"}]}, "configured twice"),

@@ -83,7 +83,7 @@ def test_a_die_of_the_wrong_kind_is_shown_and_ignored(table, session, clock):
     rolled(table, clock, "cube", 1)
     assert session.sent == []
     assert session.notices() == [
-        "Cube of Devastation rolled Orcish Eye — the table is waiting for a HeroScape d20 roll"
+        "Cube of Devastation rolled Orcish Eye — the table is waiting for a twenty-sided die roll"
     ]
 
 

@@ -37,7 +37,7 @@ def test_walking_the_deck_enrols_each_tapped_tag_for_the_named_card(tmp_path: Pa
     mapper = find_mapper("chaos-marauders")
     typed = io.StringIO("04000001\n04000002\n\nnot-a-uid\n04000003\n\nq\n")
     out = io.StringIO()
-    assert enrol_deck(registry, mapper, typed, out) == 3
+    assert enrol_deck(registry, "chaos-marauders", mapper, typed, out) == 3
     cards = [mapper.card_ids()[0]] * 2 + [mapper.card_ids()[1]]
     assert [registry.lookup(TagUid(f"0400000{i}")).card_id for i in (1, 2, 3)] == cards
     assert "ignored" in out.getvalue() and "stopped: 3 tags enrolled" in out.getvalue()
@@ -48,7 +48,7 @@ def test_walking_the_deck_can_start_at_a_card(tmp_path: Path):
     registry = TagRegistry.open(tmp_path / "table.sqlite3")
     mapper = find_mapper("chaos-marauders")
     out = io.StringIO()
-    enrol_deck(registry, mapper, io.StringIO("04000009\n"), out, start="idol")
+    enrol_deck(registry, "chaos-marauders", mapper, io.StringIO("04000009\n"), out, start="idol")
     assert registry.lookup(TagUid("04000009")).card_id == "idol"
     assert out.getvalue().startswith("Idol (0 enrolled)")
     registry.close()

@@ -6,9 +6,10 @@ import time
 from pathlib import Path
 
 from companion.engine import Player, Setup
+from companion.games.chaos_marauders.zones import DISCARD
 from companion.observations import ReaderId, TagGone, TagSeen, TagUid
 from companion.session import Command, Session
-from companion.table import ReaderZone, Table, TableConfig, TagRegistry, ZoneKind
+from companion.table import ReaderZone, Table, TableConfig, TagRegistry
 
 CARDS = (
     "crummy-snotling-slaves",
@@ -25,7 +26,7 @@ def test_settled_tags_reach_the_published_view_quickly(tmp_path: Path):
     session = Session(db)
     session.start()
     registry = TagRegistry.open(db)
-    config = TableConfig(settle_ms=20, removal_ms=40, readers=(ReaderZone(ReaderId(5), ZoneKind.DISCARD),))
+    config = TableConfig(settle_ms=20, removal_ms=40, readers=(ReaderZone(ReaderId(5), DISCARD),))
     table = Table(session, config, registry)
     feed = session.subscribe()
     try:

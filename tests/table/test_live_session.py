@@ -8,15 +8,16 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Player, Setup
+from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
 from companion.observations import DieId, DieRolled, ReaderId, TagGone, TagSeen, TagUid
 from companion.session import Command, Session
-from companion.table import ManualClock, ReaderZone, Table, TableConfig, TagRegistry, ZoneKind
+from companion.table import ManualClock, ReaderZone, Table, TableConfig, TagRegistry
 
 READERS = (
-    ReaderZone(ReaderId(0), ZoneKind.LINE, 0, 0, slot=1),
-    ReaderZone(ReaderId(1), ZoneKind.LINE, 0, 1),
-    ReaderZone(ReaderId(5), ZoneKind.DISCARD),
-    ReaderZone(ReaderId(6), ZoneKind.PAD),
+    ReaderZone(ReaderId(0), LINE, 0, 0, slot=1),
+    ReaderZone(ReaderId(1), LINE, 0, 1),
+    ReaderZone(ReaderId(5), DISCARD),
+    ReaderZone(ReaderId(6), PAD),
 )
 
 

@@ -17,7 +17,8 @@ def act(client, url, payload, headers=None):
 def test_the_control_pages_data_lists_the_draw_pile_cards(logged_in):
     assert logged_in.post("/control/commands", json=new_game_body()).status_code == 200
     page = logged_in.get("/control/")
-    assert page.status_code == 200 and b"c-correct" in page.data
+    assert page.status_code == 200 and b"/games/chaos-marauders/control.js" in page.data
+    assert b"c-correct" in logged_in.get("/games/chaos-marauders/control.js").data
     game = logged_in.get("/api/view").json["game"]
     pile = game["draw_pile_cards"]
     assert sum(pile.values()) == game["draw_pile"] == 110

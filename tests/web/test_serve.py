@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.bundle import LivePosition
 from companion.cli import bench_latency, demo, serve
-from companion.demo_player import DemoDeck, next_action, pile_counts
+from companion.demo_player import DemoBrain
 from companion.engine import Player, Roll, Setup
-from companion.games import find_game
+from companion.games import find_bundle, find_game
+from companion.games.chaos_marauders.demo import ChaosMaraudersDemo, DemoDeck, pile_counts
 from companion.session import Session
 from companion.settings import Settings, SettingsError, load_settings, settings_from_mapping
 from web import create_app
@@ -113,24 +115,34 @@ def test_the_demo_deck_deals_the_pile_and_follows_it_after_a_reshuffle():
 
 def test_the_simulated_table_plays_a_whole_game_legally():
     game = find_game("chaos-marauders")
-    state = game.new_game(Setup("chaos-marauders", (Player("A"), Player("B"), Player("C"))))
-    rng, deck = random.Random(11), DemoDeck(random.Random(11))
+    setup = Setup("chaos-marauders", (Player("A"), Player("B"), Player("C")))
+    state = game.new_game(setup)
+    rng = random.Random(11)
+    brain = DemoBrain(ChaosMaraudersDemo(rng), rng)
     rolls = Counter()
-    for _ in range(5000):
-        action = next_action(game, state, deck, rng)
+    for seq in range(5000):
+        action = brain.next_action(LivePosition(seq, "playing", game, state, setup))
         if action is None:
             break
         if isinstance(action, Roll):
             rolls.update(action.faces)
         state, _ = game.apply(state, action)  # raises if the simulated table cheats
     assert game.is_over(state)
-    assert sum(pile_counts(game, state).values()) == sum(state.pile)
+    assert sum(pile_counts(state).values()) == sum(state.pile)
     assert rolls["eye"] > rolls["mark"]  # the Cube has five Eyes and one Mark
+
+
+def simulated(session, rng, clock=None):
+    kit = ChaosMaraudersDemo(rng)
+    bundle = find_bundle("chaos-marauders")
+    if clock is None:
+        return demo.SimulatedTable(session, bundle, kit, DemoBrain(kit, rng))
+    return demo.SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), clock=clock)
 
 
 def test_the_demo_starts_a_game_and_acts_as_source_demo(tmp_path):
     with Session(tmp_path / "d.sqlite3") as session:
-        table = demo.SimulatedTable(session, find_game("chaos-marauders"), random.Random(2))
+        table = simulated(session, random.Random(2))
         table.step()  # no game yet: the first step starts one
         assert session.view()["status"] == "playing"
         for _ in range(5):
@@ -138,7 +150,8 @@ def test_the_demo_starts_a_game_and_acts_as_source_demo(tmp_path):
         history = session.history()
         assert len(history) == 6
         assert {item["source"] for item in history} == {"demo"}
-        assert [p["name"] for p in session.view()["game"]["players"]] == [p["name"] for p in demo.PLAYERS]
+        names = [p["name"] for p in session.view()["game"]["players"]]
+        assert names == [p["name"] for p in ChaosMaraudersDemo.players]
 
 
 def test_latency_analysis_counts_coalesced_and_lost_views():
@@ -163,14 +176,18 @@ def test_the_latency_bench_runs_end_to_end(capsys):
 def test_the_demo_starts_the_next_game_after_showing_the_final_scoreboard(tmp_path):
     from companion.session import Command
 
+    now = [0.0]
     with Session(tmp_path / "d.sqlite3") as session:
-        table = demo.SimulatedTable(session, find_game("chaos-marauders"), random.Random(2))
+        table = simulated(session, random.Random(2), clock=lambda: now[0])
         table.step()
         first = session.view()["game_id"]
         assert session.submit(Command("end_game", "control")).accepted
-        for _ in range(demo.GAME_OVER_PAUSE - 1):
+        # The final scoreboard stays up for GAME_OVER_SECONDS of real time, whatever the demo's speed.
+        for _ in range(40):
             table.step()
-            assert session.view()["game_id"] == first  # the final scoreboard stays up meanwhile
+            now[0] += demo.GAME_OVER_SECONDS / 40 * 0.99
+            assert session.view()["game_id"] == first
+        now[0] += demo.GAME_OVER_SECONDS / 20
         table.step()
         assert session.view()["status"] == "playing"
         assert session.view()["game_id"] != first

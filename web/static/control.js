@@ -1,13 +1,17 @@
-// The phone control page: renders the live view's prompt as buttons and posts commands.
+// The phone control page's frame: prompt and its choices, dice entry, undo/redo, the result, a new
+// game (any installed game, with its own setup options), devices and history. What only one game
+// needs (a card game's draw form, a skirmish game's attack form) is drawn by that game's renderer, its
+// bundle's screens/control.js, which calls TableControl.register.
 // Commands go to /control/commands with the session cookie (the PIN was entered once); the answer
 // is the session's Outcome, whose "reason" is shown when the game refuses.
 "use strict";
 
-(function () {
+var TableControl = (function () {
   var el = TableLive.el;
-  var config = JSON.parse(document.getElementById("c-config").textContent);
   var COLOURS = ["#e23b3b", "#2f7df6", "#2fb84f", "#f2b01e"];
   var NAMES = ["Grotsnik", "Ugluk", "Snagla", "Bogrot"];
+  var renderers = {}; // game name -> {prompt(box, game, prompt, ctx) -> handled?, panel(box, game, view, ctx)}
+  var config = null;
   var view = null;
   var catalogs = {}; // game -> [card]
 
@@ -37,6 +41,7 @@
         if (answer.status === 403 && !answer.body.reason) location.reload();
         if (answer.body.accepted) say("Done (#" + answer.body.seq + ")", true);
         else say(answer.body.reason || "Refused (" + answer.status + ")", false);
+        return answer.body;
       })
       .catch(function () { say("No answer from the companion — is it running?", false); });
   }
@@ -47,35 +52,56 @@
     var o = el("option", null, label);
     o.value = value;
     select.appendChild(o);
-  }
-
-  function fillSlots(select) {
-    if (select.options.length) return;
-    option(select, "", "any");
-    for (var i = 0; i < 12; i++) option(select, String(i), String(i + 1));
+    return o;
   }
 
   function players() { return view && view.game ? view.game.players || [] : []; }
+
+  function playerName(seat) {
+    var p = players().filter(function (q) { return q.seat === seat; })[0];
+    return p ? p.name : "Seat " + (seat + 1);
+  }
 
   function faceName(die, face) {
     var d = config.dice[die];
     return d && d.faces && d.faces[face] ? d.faces[face] : face;
   }
 
+  function catalog(game) {
+    // The game's cards ([] until loaded; the page redraws when they arrive).
+    if (!game) return [];
+    if (catalogs[game] === undefined) {
+      catalogs[game] = [];
+      fetch(config.cards.replace("GAME", encodeURIComponent(game)))
+        .then(function (r) { return r.ok ? r.json() : { cards: [] }; })
+        .then(function (body) { catalogs[game] = body.cards || []; if (view) render(view); });
+    }
+    return catalogs[game];
+  }
+
+  var ctx = {
+    act: act, send: send, say: say, el: el, clear: clear, option: option,
+    players: players, playerName: playerName, faceName: faceName, catalog: catalog,
+    view: function () { return view; },
+    redraw: function () { if (view) render(view); },
+  };
+
   function renderRolls(prompt) {
     var box = clear($("c-rolls"));
     if (!prompt || !prompt.roll) return;
     var roll = prompt.roll;
     (prompt.players || []).forEach(function (seat) {
-      var who = players()[seat];
       var row = el("div", "rollrow");
-      row.appendChild(el("h3", null, (who ? who.name : "Seat " + seat) + " rolled"));
-      if (roll.count === 1) {
+      row.appendChild(el("h3", null, playerName(seat) + " rolled"));
+      if (roll.count === 1 && roll.faces.length <= 6) {
         roll.faces.forEach(function (face) {
           var b = el("button", "primary", faceName(roll.die, face));
           b.onclick = function () { act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); };
           row.appendChild(b);
         });
+      } else if (distinct(roll.faces).length <= 4) {
+        // Several dice of few faces (combat dice): count each face instead of one menu per die.
+        row.appendChild(faceCounter(seat, roll));
       } else {
         var selects = [];
         for (var i = 0; i < roll.count; i++) {
@@ -94,54 +120,53 @@
     });
   }
 
-  function pileCards(game) {
-    // The draw pile as [{id, title, count}] whatever the game sends (a list or a count per id).
-    var pile = game.draw_pile;
-    var catalog = catalogs[game.game] || [];
-    var titles = {};
-    catalog.forEach(function (c) { titles[c.id] = c.title; });
-    if (Array.isArray(pile)) {
-      return pile.map(function (c) {
-        return typeof c === "string" ? { id: c, title: titles[c] || c, count: 1 } : c;
-      });
-    }
-    if (pile && typeof pile === "object" && pile.cards) return pile.cards;
-    if (game.draw_pile_cards) {
-      // {card id: copies left}: only the cards really in the pile.
-      return Object.keys(game.draw_pile_cards).map(function (id) {
-        return { id: id, title: titles[id] || id, count: game.draw_pile_cards[id] };
-      });
-    }
-    // Only a count is known: offer every title; the engine refuses one that is not in the pile.
-    return catalog.map(function (c) { return { id: c.id, title: c.title, count: c.copies }; });
+  function distinct(list) {
+    return list.filter(function (x, i) { return list.indexOf(x) === i; });
   }
 
-  function loadCatalog(game) {
-    if (!game || catalogs[game] !== undefined) return;
-    catalogs[game] = [];
-    fetch(config.cards.replace("GAME", encodeURIComponent(game)))
-      .then(function (r) { return r.ok ? r.json() : { cards: [] }; })
-      .then(function (body) { catalogs[game] = body.cards || []; if (view) render(view); });
-  }
-
-  function renderDraw(game, prompt) {
-    var box = $("c-draw");
-    var isDraw = prompt && prompt.kind === "draw" && !prompt.roll;
-    box.hidden = !isDraw;
-    if (!isDraw) return;
-    var select = $("c-draw-card");
-    var current = select.value;
-    clear(select);
-    pileCards(game).forEach(function (c) {
-      if (c.count > 0) option(select, c.id, c.title + " (" + c.count + " left)");
+  function faceCounter(seat, roll) {
+    var faces = distinct(roll.faces);
+    var counts = {};
+    var box = el("div", "facecount");
+    faces.forEach(function (face, i) {
+      counts[face] = i === faces.length - 1 ? roll.count : 0; // the rest fall on the last face
     });
-    if (current) select.value = current;
-    fillSlots($("c-draw-slot"));
+    var total = el("p", "hint");
+    function redraw() {
+      clear(box);
+      faces.forEach(function (face) {
+        var row = el("div", "facecount-row");
+        row.appendChild(el("span", "facecount-name", faceName(roll.die, face)));
+        var minus = el("button", "small", "−");
+        minus.type = "button";
+        minus.onclick = function () { if (counts[face] > 0) { counts[face]--; redraw(); } };
+        var plus = el("button", "small", "+");
+        plus.type = "button";
+        plus.onclick = function () { counts[face]++; redraw(); };
+        row.appendChild(minus);
+        row.appendChild(el("strong", "facecount-n", counts[face]));
+        row.appendChild(plus);
+        box.appendChild(row);
+      });
+      var sum = faces.reduce(function (n, f) { return n + counts[f]; }, 0);
+      total.textContent = sum + " of " + roll.count + " dice";
+      box.appendChild(total);
+      var go = el("button", "primary", "Enter " + roll.count + " dice");
+      go.disabled = sum !== roll.count;
+      go.onclick = function () {
+        var thrown = [];
+        faces.forEach(function (f) { for (var i = 0; i < counts[f]; i++) thrown.push(f); });
+        act({ kind: "roll", player: seat, die: roll.die, faces: thrown });
+      };
+      box.appendChild(go);
+    }
+    redraw();
+    return box;
   }
 
-  function renderChoices(prompt) {
+  function renderChoices(prompt, handled) {
     var box = clear($("c-choices"));
-    if (!prompt) return;
+    if (!prompt || handled) return;
     (prompt.choices || []).forEach(function (choice) {
       var b = el("button", null, choice.label);
       b.onclick = function () { act(choice.action); };
@@ -149,86 +174,32 @@
     });
   }
 
-  // "Correct the table": put a card from the draw or discard pile on a seat's slot (correct_place),
-  // or take one off to the discard pile (correct_remove). Neither answers the prompt.
-  var armed = null; // "seat/line/slot" of the tile tapped once, waiting for the second tap
-
-  function cardTitles(game) {
-    var titles = {};
-    (catalogs[game.game] || []).forEach(function (c) { titles[c.id] = c; });
-    return titles;
-  }
-
-  function fixSeat() { return parseInt($("c-fix-seat").value, 10); }
-
-  function renderCorrection(game) {
-    var box = $("c-correct");
-    box.hidden = !game || !game.players || game.draw_pile_cards === undefined;
+  function renderResult(game) {
+    // The final scores on every phone, not only on the TV.
+    var box = clear($("c-result"));
+    box.hidden = !game || !game.finished || !game.result;
     if (box.hidden) return;
-    var seats = $("c-fix-seat");
-    var seat = seats.value;
-    clear(seats);
-    players().forEach(function (p) { option(seats, String(p.seat), p.name); });
-    if (seat) seats.value = seat;
-    var slots = $("c-fix-slot");
-    if (!slots.options.length) for (var i = 0; i < 12; i++) option(slots, String(i), String(i + 1));
-
-    var titles = cardTitles(game);
-    var counts = $("c-fix-source").value === "discard"
-      ? (game.discard_pile && game.discard_pile.cards) || {}
-      : game.draw_pile_cards || {};
-    var cards = $("c-fix-card");
-    var card = cards.value;
-    clear(cards);
-    Object.keys(counts).sort(function (a, b) {
-      return (titles[a] ? titles[a].title : a).localeCompare(titles[b] ? titles[b].title : b);
-    }).forEach(function (id) {
-      option(cards, id, (titles[id] ? titles[id].title : id) + " (" + counts[id] + ")");
-    });
-    if (card && counts[card]) cards.value = card;
-
-    var git = titles[cards.value] && titles[cards.value].ability === "sneaky-git";
-    $("c-fix-owner-row").hidden = !git;
-    var owners = $("c-fix-owner");
-    var owner = owners.value;
-    clear(owners);
-    players().forEach(function (p) { if (p.seat !== fixSeat()) option(owners, String(p.seat), p.name); });
-    if (owner) owners.value = owner;
-
-    renderTiles(game);
-  }
-
-  function renderTiles(game) {
-    var box = clear($("c-fix-tiles"));
-    var seat = fixSeat();
-    var who = (game.players || [])[seat];
-    if (!who) return;
-    (who.lines || []).forEach(function (line) {
-      var row = el("div", "fix-line");
-      row.appendChild(el("span", null, "Line " + (line.index + 1)));
-      line.slots.forEach(function (card, slot) {
-        if (!card) return;
-        var key = seat + "/" + line.index + "/" + slot;
-        var label = (slot + 1) + ": " + card.title;
-        var b = el("button", armed === key ? "armed" : null, armed === key ? "Remove " + card.title + "?" : label);
-        b.type = "button";
-        b.dataset.line = line.index;
-        b.dataset.slot = slot;
-        b.dataset.card = card.id;
-        b.onclick = function () {
-          if (armed !== key) {
-            armed = key;
-            renderTiles(view.game);
-            return;
-          }
-          armed = null;
-          act({ kind: "correct_remove", player: seat, line: line.index, slot: slot });
-        };
-        row.appendChild(b);
+    var result = game.result;
+    var winners = result.winners || [];
+    var names = winners.map(playerName);
+    box.appendChild(el("h2", null, result.headline || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
+    if (result.reason) box.appendChild(el("p", "hint", result.reason));
+    var list = el("ol", "result-list");
+    players().slice().sort(function (a, b) {
+      return (b.score ? b.score.total : 0) - (a.score ? a.score.total : 0);
+    }).forEach(function (p) {
+      var item = el("li", winners.indexOf(p.seat) >= 0 ? "result-winner" : null);
+      item.style.setProperty("--player", p.colour || "#888");
+      item.appendChild(el("strong", "result-name", p.name));
+      item.appendChild(el("span", "result-total", p.score ? p.score.total : 0));
+      var parts = [];
+      Object.keys(p.score || {}).forEach(function (key) {
+        if (key !== "total" && typeof p.score[key] === "number" && p.score[key]) parts.push(key.replace(/_/g, " ") + " " + p.score[key]);
       });
-      if (row.children.length === 1) row.appendChild(el("span", "hint", "empty"));
-      box.appendChild(row);
+      if (parts.length) item.appendChild(el("span", "hint", parts.join(" · ")));
+      list.appendChild(item);
     });
+    box.appendChild(list);
   }
 
   function renderStatus(v) {
@@ -263,20 +234,71 @@
     view = v;
     document.body.dataset.seq = v.seq;
     var game = v.game;
-    var prompt = game ? game.prompt : null;
-    if (game) loadCatalog(game.game);
+    var prompt = game && !game.finished ? game.prompt : null;
+    var renderer = game ? renderers[game.game] || {} : {};
+    if (game) catalog(game.game);
     $("c-title").textContent = game ? game.title : "No game";
     $("c-round").textContent = game && game.round ? "· round " + game.round : "";
     $("c-prompt").textContent = !game ? "No game running: start one below" : game.finished ? "Game over" : prompt ? prompt.text : "";
     $("c-undo").disabled = !v.can_undo;
     $("c-redo").disabled = !v.can_redo;
     $("c-end").disabled = v.status !== "playing";
-    renderChoices(prompt);
+    var promptBox = clear($("c-game-prompt"));
+    var handled = game && renderer.prompt ? renderer.prompt(promptBox, game, prompt, ctx) : false;
+    renderChoices(prompt, handled);
     renderRolls(prompt);
-    renderDraw(game || {}, prompt);
-    renderCorrection(game);
+    renderResult(game);
+    var panel = clear($("c-game-panel"));
+    if (game && renderer.panel) renderer.panel(panel, game, v, ctx);
     renderStatus(v);
     loadHistory();
+  }
+
+  // ------------------------------------------------------------------------------ new game
+
+  function gameInfo(name) {
+    return (config.games || []).filter(function (g) { return g.name === name; })[0] || { options: [] };
+  }
+
+  function renderOptions() {
+    var box = clear($("c-options"));
+    gameInfo($("c-game").value).options.forEach(function (opt) {
+      var label = el("label", null, opt.label);
+      var input;
+      if (opt.kind === "choice") {
+        input = el("select");
+        opt.choices.forEach(function (c) { option(input, JSON.stringify(c.value), c.label); });
+        input.value = JSON.stringify(opt.default);
+      } else if (opt.kind === "bool") {
+        input = el("input");
+        input.type = "checkbox";
+        input.checked = !!opt.default;
+        label.className = "check";
+      } else {
+        input = el("input");
+        input.type = opt.kind === "int" ? "number" : "text";
+        if (opt.minimum !== null) input.min = opt.minimum;
+        if (opt.maximum !== null) input.max = opt.maximum;
+        input.value = opt.default === null || opt.default === undefined ? "" : opt.default;
+      }
+      input.dataset.option = opt.name;
+      input.dataset.kind = opt.kind;
+      label.appendChild(input);
+      if (opt.help) label.appendChild(el("span", "hint", opt.help));
+      box.appendChild(label);
+    });
+  }
+
+  function chosenOptions() {
+    var options = {};
+    Array.prototype.forEach.call($("c-options").querySelectorAll("[data-option]"), function (input) {
+      var kind = input.dataset.kind;
+      if (kind === "choice") options[input.dataset.option] = JSON.parse(input.value);
+      else if (kind === "bool") options[input.dataset.option] = input.checked;
+      else if (kind === "int") { if (input.value !== "") options[input.dataset.option] = parseInt(input.value, 10); }
+      else if (input.value !== "") options[input.dataset.option] = input.value;
+    });
+    return options;
   }
 
   function addPlayer(name, colour) {
@@ -286,6 +308,7 @@
     n.type = "text";
     n.value = name;
     n.placeholder = "Name";
+    n.maxLength = 40;
     var c = el("input");
     c.type = "color";
     c.value = colour;
@@ -298,33 +321,11 @@
     list.appendChild(li);
   }
 
-  function seatValue(id) { return parseInt($(id).value, 10); }
-
-  function slotValue(id) { return $(id).value === "" ? null : parseInt($(id).value, 10); }
-
   function wire() {
     $("c-undo").onclick = function () { send("undo"); };
     $("c-redo").onclick = function () { send("redo"); };
     $("c-end").onclick = function () { if (confirm("End this game now?")) send("end_game"); };
-    $("c-draw-only").onclick = function () {
-      var seat = view.game.prompt.players[0];
-      act({ kind: "draw", player: seat, card: $("c-draw-card").value });
-    };
-    $("c-draw-place").onclick = function () {
-      var seat = view.game.prompt.players[0];
-      act({ kind: "place", player: seat, card: $("c-draw-card").value, line: seatValue("c-draw-line"), slot: slotValue("c-draw-slot") });
-    };
-    $("c-fix-place").onclick = function () {
-      var action = {
-        kind: "correct_place", player: fixSeat(), card: $("c-fix-card").value,
-        line: seatValue("c-fix-line"), slot: seatValue("c-fix-slot"), source: $("c-fix-source").value,
-      };
-      if (!$("c-fix-owner-row").hidden) action.owner = seatValue("c-fix-owner");
-      act(action);
-    };
-    ["c-fix-seat", "c-fix-source", "c-fix-card"].forEach(function (id) {
-      $(id).onchange = function () { armed = null; if (view && view.game) renderCorrection(view.game); };
-    });
+    $("c-game").onchange = renderOptions;
     $("c-add-player").onclick = function () {
       var n = $("c-players").children.length;
       addPlayer(NAMES[n % NAMES.length], COLOURS[n % COLOURS.length]);
@@ -335,12 +336,20 @@
         var inputs = li.querySelectorAll("input");
         if (inputs[0].value.trim()) chosen.push({ name: inputs[0].value.trim(), colour: inputs[1].value });
       });
-      send("new_game", { game: $("c-game").value, players: chosen });
+      send("new_game", { game: $("c-game").value, players: chosen, options: chosenOptions() });
     };
     var defaults = config.defaultPlayers.length ? config.defaultPlayers : NAMES.map(function (n, i) { return { name: n, colour: COLOURS[i] }; });
     defaults.forEach(function (p) { addPlayer(p.name, p.colour); });
+    renderOptions();
   }
 
-  wire();
-  TableLive.connect(config.stream, render, config.view);
+  function register(name, renderer) { renderers[name] = renderer; }
+
+  function start() {
+    config = JSON.parse(document.getElementById("c-config").textContent);
+    wire();
+    TableLive.connect(config.stream, render, config.view);
+  }
+
+  return { start: start, register: register, ctx: ctx };
 })();

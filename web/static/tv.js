@@ -1,93 +1,34 @@
-// The TV scoreboard: draws each published view (see docs/api.md for its keys) into the page shell.
-// Whole views arrive every time, so the page is redrawn from scratch; what changed since the previous
-// view (a tile just placed) is found by comparing the two, which also works after an undo.
+// The TV scoreboard's frame: title, prompt, status, ticker, notices, devices and the final result.
+// What a game's table looks like is drawn by that game's renderer (its bundle's screens/tv.js, which
+// calls TableTV.register); a game without one gets a plain panel per player. Whole views arrive every
+// time (see docs/api.md for their keys), so each is drawn from scratch.
 "use strict";
 
 var TableTV = (function () {
   var el = TableLive.el;
   var TICKER_SIZE = 6; // changes remembered
-  var TICKER_LINES = 4; // lines that fit the footer
-  var previousCells = null; // "seat:line:slot" -> card id, from the previous view
-  var ticker = []; // [{seq, text}] newest first
-  var lastSeq = null;
-
-  function text(id, value) {
-    document.getElementById(id).textContent = value || "";
-  }
+  var TICKER_LINES = 3; // lines that fit the footer at their size
+  var renderers = {}; // game name -> {render(main, game, view), status(game), round(game), finalParts(player)}
+  var ticker = []; // [{seq, kind, texts}] newest first
+  var CHANGE_NAMES = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended", act: "Move played" };
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
     return node;
   }
 
-  function cellsOf(game) {
-    var cells = {};
-    (game.players || []).forEach(function (player) {
-      (player.lines || []).forEach(function (line) {
-        (line.slots || []).forEach(function (card, slot) {
-          if (card) cells[player.seat + ":" + line.index + ":" + slot] = card.id;
-        });
-      });
-    });
-    return cells;
+  function text(id, value) {
+    document.getElementById(id).textContent = value || "";
   }
 
-  function candidateTile(title) {
-    // The slot the table's next button is showing: the card that confirm would put there, ghosted.
-    var node = el("div", "tile tile-candidate");
-    node.appendChild(el("span", "tile-name", title));
-    return node;
-  }
-
-  function candidateOf(view) {
-    // {key: "seat:line:slot", title} of a placement the table's buttons are showing, or null.
-    var table = (view.devices || {}).table || {};
-    var action = table.choice && table.choice.action;
-    if (!action || action.kind !== "place" || action.slot === null || action.slot === undefined) return null;
-    var seat = action.target === null || action.target === undefined ? action.player : action.target;
-    var pending = ((view.game || {}).pending_cards || []).filter(function (c) { return c && c.id === action.card; })[0];
-    return { key: seat + ":" + action.line + ":" + action.slot, title: pending ? pending.title : "" };
-  }
-
-  function tile(card, fresh) {
-    if (!card) return el("div", "tile tile-empty");
-    var node = el("div", "tile card-" + (card.colour || "grey") + (fresh ? " tile-fresh" : ""));
-    if (card.hidden) node.classList.add("tile-hidden"); // face down: the Chaos Marauders may be spotted
-    node.dataset.card = card.id;
-    node.title = card.title;
-    node.appendChild(el("span", "tile-attack", card.attack === null || card.attack === undefined ? "" : card.attack));
-    node.appendChild(el("span", "tile-name", card.title));
-    node.appendChild(el("span", "tile-vp", card.vp ? card.vp : ""));
-    if (card.owner !== null && card.owner !== undefined) node.classList.add("tile-owned");
-    return node;
-  }
-
-  function lineRow(player, line, fresh, candidate) {
-    var row = el("div", "line" + (line.complete ? " line-complete" : ""));
-    row.dataset.line = line.index;
-    var label = el("div", "line-label");
-    var attack = el("span", "line-attack");
-    attack.appendChild(el("small", "line-attack-icon", "⚔"));
-    attack.appendChild(document.createTextNode(line.attack_value === null || line.attack_value === undefined ? "–" : line.attack_value));
-    label.appendChild(attack);
-    var state = line.complete ? "complete" : (line.card_count || 0) + "/12";
-    if (line.protected) state += " 🛡";
-    label.appendChild(el("span", "line-state", state));
-    row.appendChild(label);
-    var slots = el("div", "slots");
-    (line.slots || []).forEach(function (card, slot) {
-      var key = player.seat + ":" + line.index + ":" + slot;
-      if (!card && candidate && candidate.key === key) slots.appendChild(candidateTile(candidate.title));
-      else slots.appendChild(tile(card, card && fresh[key]));
-    });
-    row.appendChild(slots);
-    return row;
+  function register(name, renderer) {
+    renderers[name] = renderer;
   }
 
   function scoreParts(score) {
+    // The numeric parts of a score other than its total ("cards 40 · booty 10"), for any game.
     var parts = [];
     Object.keys(score || {}).forEach(function (key) {
-      // Only the numeric parts (cards, booty, line bonus...); per-line detail is drawn on the lines.
       if (key !== "total" && typeof score[key] === "number" && score[key]) {
         parts.push(key.replace(/_/g, " ") + " " + score[key]);
       }
@@ -95,77 +36,61 @@ var TableTV = (function () {
     return parts.join(" · ");
   }
 
-  function playerPanel(player, fresh, waiting, promptKind, candidate) {
-    var panel = el("section", "player" + (player.active ? " player-active" : "") + (waiting ? " player-waiting" : ""));
-    panel.style.setProperty("--player", player.colour || "#888");
-    panel.dataset.seat = player.seat;
-    var head = el("header", "player-head");
-    head.appendChild(el("span", "player-name", player.name));
-    if (waiting) head.appendChild(el("span", "player-turn", promptKind === "roll" ? "roll the Cube!" : "to play"));
-    var score = el("span", "player-score");
-    score.appendChild(el("span", "player-score-parts", scoreParts(player.score)));
-    score.appendChild(el("strong", "player-total", player.score ? player.score.total : 0));
-    score.appendChild(el("span", "player-vp-label", "VP"));
-    head.appendChild(score);
-    panel.appendChild(head);
-    (player.lines || []).forEach(function (line) {
-      panel.appendChild(lineRow(player, line, fresh, candidate));
-    });
-    return panel;
+  function total(player) {
+    return player.score && typeof player.score.total === "number" ? player.score.total : 0;
   }
 
-  function freshCells(cells) {
-    var fresh = {};
-    if (previousCells === null) return fresh; // the first view: nothing is "new"
-    Object.keys(cells).forEach(function (key) {
-      if (previousCells[key] !== cells[key]) fresh[key] = true;
-    });
-    return fresh;
+  // A game without a renderer of its own: one panel per player with the score and whose turn it is.
+  var plain = {
+    render: function (main, game) {
+      var waiting = game.prompt ? game.prompt.players || [] : [];
+      main.className = "tv-main tv-plain";
+      (game.players || []).forEach(function (p) {
+        var panel = el("section", "plain-player" + (p.active ? " is-active" : "") + (waiting.indexOf(p.seat) >= 0 ? " is-waiting" : ""));
+        panel.style.setProperty("--player", p.colour || "#888");
+        panel.appendChild(el("span", "plain-name", p.name));
+        panel.appendChild(el("span", "plain-parts", scoreParts(p.score)));
+        panel.appendChild(el("strong", "plain-total", total(p)));
+        main.appendChild(panel);
+      });
+    },
+  };
+
+  function rendererOf(game) {
+    return renderers[game.game] || plain;
   }
 
-  function renderPrompt(game, view) {
+  function renderTop(game, renderer) {
     var prompt = document.getElementById("prompt");
     var top = document.getElementById("top");
+    var status = clear(document.getElementById("status"));
     if (!game) {
       prompt.textContent = "No game yet — scan the code to start one";
       top.style.removeProperty("--player");
+      text("game-title", "Table Companion");
+      text("round", "");
       return;
     }
-    var active = (game.players || []).filter(function (p) { return p.active; })[0];
-    top.style.setProperty("--player", active ? active.colour : "#888");
-    if (game.finished) prompt.textContent = "Game over";
-    else prompt.textContent = game.prompt ? game.prompt.text : "";
+    var waiting = game.prompt ? game.prompt.players || [] : [];
+    var lead = (game.players || []).filter(function (p) { return p.active; })[0] ||
+      (game.players || []).filter(function (p) { return waiting.indexOf(p.seat) >= 0; })[0];
+    top.style.setProperty("--player", lead && waiting.length < 2 ? lead.colour : "#888");
+    prompt.textContent = game.finished ? "Game over" : game.prompt ? game.prompt.text : "";
     text("game-title", game.title || game.game);
-    text("round", game.round ? "Round " + game.round : "");
-    var piles = clear(document.getElementById("piles"));
-    [["Draw pile", game.draw_pile], ["Discards", game.discard_pile]].forEach(function (pile) {
-      if (pile[1] === undefined) return;
-      var row = el("div", "pile");
-      row.appendChild(el("span", "pile-label", pile[0]));
-      row.appendChild(el("strong", "pile-count", pileCount(pile[1])));
-      piles.appendChild(row);
+    text("round", renderer.round ? renderer.round(game) : game.round ? "Round " + game.round : "");
+    (renderer.status ? renderer.status(game) : []).forEach(function (pair) {
+      var row = el("div", "status-item");
+      row.appendChild(el("span", "status-label", pair[0]));
+      row.appendChild(el("strong", "status-value", pair[1]));
+      status.appendChild(row);
     });
-  }
-
-  function pileCount(pile) {
-    if (typeof pile === "number") return pile;
-    if (Array.isArray(pile)) {
-      return pile.reduce(function (n, item) {
-        return n + (item && typeof item === "object" && "count" in item ? item.count : 1);
-      }, 0);
-    }
-    if (pile && typeof pile === "object" && "count" in pile) return pile.count;
-    return "";
   }
 
   function remember(view) {
     var change = view.last_change;
     if (!change || ticker.some(function (t) { return t.seq === change.seq && t.kind === change.kind; })) return;
     var texts = (change.events || []).map(function (e) { return e.text; }).filter(Boolean);
-    if (!texts.length) {
-      var names = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended" };
-      texts = [names[change.kind] || change.kind];
-    }
+    if (!texts.length) texts = [CHANGE_NAMES[change.kind] || change.kind];
     ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts });
     ticker = ticker.slice(0, TICKER_SIZE);
   }
@@ -183,7 +108,7 @@ var TableTV = (function () {
 
   function renderSide(view) {
     var notices = clear(document.getElementById("notices"));
-    (view.notices || []).forEach(function (n) {
+    (view.notices || []).slice(0, 2).forEach(function (n) {
       notices.appendChild(el("li", "notice notice-" + (n.level || "info"), n.text));
     });
     var devices = clear(document.getElementById("devices"));
@@ -198,7 +123,7 @@ var TableTV = (function () {
     });
   }
 
-  function renderFinal(game) {
+  function renderFinal(game, renderer) {
     var final = document.getElementById("final");
     if (!game || !game.finished || !game.result) {
       final.hidden = true;
@@ -211,17 +136,17 @@ var TableTV = (function () {
     (game.players || []).forEach(function (p) { byseat[p.seat] = p; });
     var names = winners.map(function (s) { return byseat[s] ? byseat[s].name : "seat " + s; });
     var box = el("div", "final-box");
-    box.appendChild(el("h1", "final-title", result.tie ? "A tie! " + names.join(" & ") : names.join(" & ") + " wins!"));
-    var rows = (game.players || []).slice().sort(function (a, b) {
-      return (b.score ? b.score.total : 0) - (a.score ? a.score.total : 0);
-    });
+    var title = result.headline || (!names.length ? "No winner" : result.tie ? "A tie! " + names.join(" & ") : names.join(" & ") + " wins!");
+    box.appendChild(el("h1", "final-title", title));
+    if (result.reason) box.appendChild(el("p", "final-reason", result.reason));
+    var rows = (game.players || []).slice().sort(function (a, b) { return total(b) - total(a); });
     var table = el("ol", "final-table");
     rows.forEach(function (p) {
       var row = el("li", "final-row" + (winners.indexOf(p.seat) >= 0 ? " final-winner" : ""));
       row.style.setProperty("--player", p.colour || "#888");
       row.appendChild(el("span", "final-name", p.name));
-      row.appendChild(el("span", "final-parts", scoreParts(p.score)));
-      row.appendChild(el("strong", "final-total", p.score ? p.score.total : 0));
+      row.appendChild(el("span", "final-parts", renderer.finalParts ? renderer.finalParts(p) : scoreParts(p.score)));
+      row.appendChild(el("strong", "final-total", total(p)));
       table.appendChild(row);
     });
     box.appendChild(table);
@@ -231,30 +156,19 @@ var TableTV = (function () {
 
   function render(view) {
     var game = view.game;
+    var renderer = game ? rendererOf(game) : plain;
     document.body.dataset.seq = view.seq;
     document.body.dataset.status = view.status;
-    renderPrompt(game, view);
-    var players = clear(document.getElementById("players"));
-    if (!game) {
-      players.appendChild(el("p", "tv-empty", "Start a game on the control page"));
-      previousCells = null;
-    } else {
-      var cells = cellsOf(game);
-      var fresh = lastSeq !== null && view.seq !== lastSeq ? freshCells(cells) : {};
-      var waiting = game.prompt ? game.prompt.players || [] : [];
-      players.className = "tv-players tv-players-" + (game.players || []).length;
-      var candidate = candidateOf(view);
-      (game.players || []).forEach(function (p) {
-        var kind = game.prompt ? game.prompt.kind : null;
-        players.appendChild(playerPanel(p, fresh, waiting.indexOf(p.seat) >= 0, kind, candidate));
-      });
-      previousCells = cells;
-    }
-    lastSeq = view.seq;
+    document.body.dataset.game = game ? game.game : "";
+    renderTop(game, renderer);
+    var main = clear(document.getElementById("players"));
+    main.className = "tv-main";
+    if (!game) main.appendChild(el("p", "tv-empty", "Start a game on the control page"));
+    else renderer.render(main, game, view);
     remember(view);
     renderTicker();
     renderSide(view);
-    renderFinal(game);
+    renderFinal(game, renderer);
   }
 
   function seedTicker(historyUrl) {
@@ -279,5 +193,5 @@ var TableTV = (function () {
     if (historyUrl) seedTicker(historyUrl);
   }
 
-  return { start: start, render: render };
+  return { start: start, render: render, register: register, el: el, clear: clear, scoreParts: scoreParts, total: total };
 })();

@@ -1,9 +1,14 @@
-"""The demo played with the hands of the players: every move becomes a physical act on a table device.
+"""The Chaos Marauders demo: four players drawing, placing and rolling with their own hands.
 
-``companion.demo_player`` decides what the players do next; :class:`PhysicalPlayer` then does it the
-way people at the table would, on a device that speaks the real protocol (the CLI hands in
-``firmware_bridge.virtual.VirtualTable``; this module only knows the small :class:`TableDevice`
-interface, so the core never imports an adapter):
+The brain (:meth:`ChaosMaraudersDemo.next_action`) answers the engine's prompt the way a table would:
+a draw takes the top card of a physical deck the players keep shuffled (titles come up as often as
+they have copies), and any other prompt picks one of its choices at random, preferring to build lines
+and to attack, because that is what makes a demo worth watching. Dice are thrown by the platform's
+demo runner (``companion.demo_player``), which knows the physical faces.
+
+:class:`PhysicalPlayer` then does each move the way people at the table would, on a device that
+speaks the real protocol (the CLI hands in ``firmware_bridge.virtual.VirtualTable``; this module only
+knows ``companion.bundle.TableDevice``):
 
 * a drawn card that is then placed → its tag laid on that line's reader (the table plays ``place``,
   the engine implies the draw); if the engine asks which slot, the table's ``next`` button steps
@@ -23,47 +28,110 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from companion.demo_player import DemoDeck, next_action
-from companion.dice import Dice
+from companion.bundle import DemoLayout, DemoTable, LivePosition, TableDevice
 from companion.engine import Action, Game
 from companion.games.chaos_marauders.cards import Colour
 from companion.games.chaos_marauders.catalog import load_catalog
-from companion.games.chaos_marauders.state import LINES, PlaceStep
-from companion.session import Session
-from companion.session.contract import Command
-from companion.table import TagRegistry, normalise_uid
+from companion.games.chaos_marauders.state import LINES, PlaceStep, State
 
 log = logging.getLogger(__name__)
 
-GAME = "chaos-marauders"
 BUTTON_GAP_S = 0.12
 """Between two presses of ``next`` while the demo steps to a slot: long enough to see on the TV."""
 UID_PREFIX = 0xDE
 """First byte of every demo tag UID: the deck's tags are DE000000, DE000001, ... in catalog order."""
+PLAYERS = (
+    {"name": "Grotsnik", "colour": "#e23b3b"},
+    {"name": "Ugluk", "colour": "#2f7df6"},
+    {"name": "Snagla", "colour": "#2fb84f"},
+    {"name": "Bogrot", "colour": "#f2b01e"},
+)
+# Choice weights by action kind: players rarely throw a card away or let an attack pass.
+KIND_WEIGHTS: Mapping[str, float] = {"place": 10.0, "attack": 6.0, "pick": 4.0, "blast": 4.0, "decline": 1.0}
+DEFAULT_WEIGHT = 1.0
 
 
-class TableDevice(Protocol):
-    """What the demo needs of a table device (``VirtualTable`` has exactly these)."""
+class DemoDeck:
+    """The draw pile as a physical, shuffled stack of cards that the simulated table draws from."""
 
-    def put_tag(self, reader: int, uid: str) -> None: ...
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._cards: list[str] = []
 
-    def remove_tag(self, reader: int, uid: str | None = None) -> None: ...
+    def draw(self, pile: Mapping[str, int]) -> str:
+        """The top card; reshuffles first when the engine's pile (a count per title) is not ours.
 
-    def roll(self, die: int, face: int | None = None) -> int: ...
+        The piles part ways when the discard pile is shuffled back in, or a person undid or drew a
+        card by hand: the engine's pile is the truth, so the stack is rebuilt from it.
+        """
+        wanted = Counter({card: n for card, n in pile.items() if n > 0})
+        if Counter(self._cards) != wanted:
+            self._cards = [card for card, n in wanted.items() for _ in range(n)]
+            self._rng.shuffle(self._cards)
+        if not self._cards:
+            raise ValueError("the draw pile is empty")
+        return self._cards.pop()
 
-    def press(self, button: int) -> None: ...
 
-    def release(self, button: int) -> None: ...
+def pile_counts(state: State) -> dict[str, int]:
+    """Copies left per card id in the draw pile (``State.pile`` counts by catalog order)."""
+    ids = [card.id for card in load_catalog()]
+    return dict(zip(ids, state.pile, strict=True))
+
+
+def weighted_choice(actions: Sequence[Action], rng: random.Random) -> Action:
+    weights = [KIND_WEIGHTS.get(a.kind, DEFAULT_WEIGHT) for a in actions]
+    return rng.choices(list(actions), weights=weights, k=1)[0]
+
+
+class ChaosMaraudersDemo:
+    """The game's ``companion.bundle.DemoKit``."""
+
+    players = PLAYERS
+    options: Mapping[str, Any] = {}
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self.deck = DemoDeck(rng)
+        self._layout = Layout()
+
+    def layout(self, seats: int) -> DemoLayout:
+        self._layout = Layout(seats=seats)
+        return self._layout.demo_layout()
+
+    def tags(self) -> dict[str, str]:
+        return deck_tags()
+
+    def next_action(self, position: LivePosition) -> Action | None:
+        """What the players do next (never a roll: the runner throws dice); None when over."""
+        game, prompt = position.game, position.prompt
+        if game is None or prompt is None or prompt.roll is not None:
+            return None
+        if prompt.choices:
+            return weighted_choice([c.action for c in prompt.choices], self._rng)
+        if prompt.kind == "draw":
+            card = self.deck.draw(pile_counts(position.state))
+            return game.parse_action({"kind": "draw", "player": prompt.players[0], "card": card})
+        # An open prompt this player does not know: any legal answer from someone it waits for.
+        waiting = set(prompt.players)
+        legal = [a for a in game.legal_actions(position.state) if getattr(a, "player", None) in waiting]
+        return weighted_choice(legal, self._rng) if legal else None
+
+    def hands(self, table: DemoTable, device: TableDevice) -> PhysicalPlayer:
+        return PhysicalPlayer(table, device, self._layout, self)
+
+
+def kit(rng: random.Random) -> ChaosMaraudersDemo:
+    return ChaosMaraudersDemo(rng)
 
 
 @dataclass(frozen=True)
-class DemoLayout:
+class Layout:
     """Readers 0..3·seats-1 watch the lines (seat-major), then the discard pile, then the pad."""
 
     seats: int = 4
@@ -97,6 +165,9 @@ class DemoLayout:
     def buttons(self) -> tuple[int, ...]:
         return (*range(self.seats), self.next_button, self.confirm_button)
 
+    def demo_layout(self) -> DemoLayout:
+        return DemoLayout(self.readers, self.buttons, ((0, "cube"), (1, "d20")), self.table_section())
+
     def table_section(self) -> dict[str, Any]:
         """The ``[table]`` settings for this layout; device button ``n`` is seat ``n``'s shout, then
         come the ``next`` and ``confirm`` buttons."""
@@ -128,37 +199,18 @@ def deck_tags() -> dict[str, str]:
     return tags
 
 
-def enrol_deck(registry: TagRegistry) -> dict[str, str]:
-    """Enrols every copy's tag (idempotent) and returns UID → card id."""
-    tags = deck_tags()
-    for uid, card in tags.items():
-        registry.enrol(normalise_uid(uid), GAME, card)
-    return tags
-
-
 class PhysicalPlayer:
-    """Enacts the demo player's chosen actions on the device; see the module docstring."""
+    """Enacts the demo's chosen actions on the device; see the module docstring."""
 
     def __init__(
-        self,
-        session: Session,
-        game: Game,
-        device: TableDevice,
-        layout: DemoLayout,
-        dice_ids: Mapping[str, int],
-        rng: random.Random,
-        *,
-        answer_timeout: float = 2.0,
+        self, table: DemoTable, device: TableDevice, layout: Layout, brain: ChaosMaraudersDemo
     ) -> None:
-        self._session = session
-        self._game = game
+        self._table = table
         self._device = device
         self._layout = layout
-        self._dice_ids = dict(dice_ids)
-        """Die kind ("cube", "d20") → the device's die id, from its capabilities."""
-        self._rng = rng
-        self._dice = Dice.load()
-        self._timeout = answer_timeout
+        self._brain = brain
+        """Asked what follows a draw (so the card is laid where it will be played)."""
+        self._timeout = 2.0
         self._tags = deck_tags()
         self._where: dict[str, int] = {}
         """UID → reader it lies on (our own record of the table: the device is write-only to us)."""
@@ -172,13 +224,14 @@ class PhysicalPlayer:
 
     # ----------------------------------------------------------------------------------- playing
 
-    def enact(self, action: Action, state: Any, deck: DemoDeck) -> None:
-        """Does ``action`` (chosen in ``state``) at the table, then tidies the tags to the new state."""
-        payload = self._game.format_action(action)
+    def enact(self, action: Action, position: LivePosition) -> None:
+        """Does ``action`` (chosen in ``position``) at the table, then tidies the tags to the new state."""
+        game = _game(position)
+        payload = game.format_action(action)
         kind = payload["kind"]
         done = False
         if kind == "draw":
-            done = self._draw(action, payload, state, deck)
+            done = self._draw(action, payload, position)
         elif kind in ("place", "discard"):
             done = self._lay(payload)
         elif kind == "roll":
@@ -191,12 +244,13 @@ class PhysicalPlayer:
             self._direct(payload, physical=kind in ("draw", "place", "discard", "roll", "shout"))
         self.tidy()
 
-    def _draw(self, action: Action, payload: Mapping[str, Any], state: Any, deck: DemoDeck) -> bool:
+    def _draw(self, action: Action, payload: Mapping[str, Any], position: LivePosition) -> bool:
         card = str(payload["card"])
-        after, _ = self._game.apply(state, action)
+        game = _game(position)
+        after, _ = game.apply(position.state, action)
         # What the player does with the card decides where it is laid: the engine is pure, so ask it.
-        follow = next_action(self._game, after, deck, self._rng, self._dice)
-        then = self._game.format_action(follow) if follow is not None else {}
+        follow = self._brain.next_action(LivePosition(position.seq, "playing", game, after, position.setup))
+        then = game.format_action(follow) if follow is not None else {}
         if card not in self._green and then.get("kind") in ("place", "discard") and then.get("card") == card:
             return self._lay(then)
         return self._put(card, self._layout.pad_reader, expect=payload)
@@ -219,8 +273,7 @@ class PhysicalPlayer:
 
     def _choose_with_buttons(self, payload: Mapping[str, Any]) -> bool:
         """Presses ``next`` until the TV shows ``payload`` among the prompt's choices, then ``confirm``."""
-        asked = self._game.prompt(self._session.state)
-        offered = [self._game.format_action(c.action) for c in (asked.choices if asked else ())]
+        offered = [action for _, action in self._table.position().choice_payloads()]
         if dict(payload) not in offered:
             return False
         steps = offered.index(dict(payload)) + 1
@@ -229,29 +282,29 @@ class PhysicalPlayer:
             self._click(self._layout.next_button)
             self._pause.wait(BUTTON_GAP_S)  # the players watch the TV name each choice
         self._click(self._layout.confirm_button)
-        return self._wait_seq(before)
+        return self._table.wait_after(before, self._timeout)
 
     def _click(self, button: int) -> None:
         self._device.press(button)
         self._device.release(button)
 
     def _roll(self, payload: Mapping[str, Any]) -> bool:
-        asked = self._game.prompt(self._session.state)
-        die = next((d for d in self._dice if d.answers_die(str(payload["die"]))), None)
-        if asked is None or len(asked.players) != 1 or die is None or die.kind not in self._dice_ids:
-            return False  # several players to roll at once, or no such die: left to the control page
+        asked = self._table.position().prompt
+        if asked is None or len(asked.players) != 1:
+            return False  # several players to roll at once: left to the control page
         faces = list(payload["faces"])
         for thrown, symbol in enumerate(faces):
             before = self._seq()
-            if symbol in die.faces:
-                self._device.roll(self._dice_ids[die.kind], die.faces.index(symbol) + 1)
-                if self._wait_seq(before):
+            found = self._table.die_face(str(payload["die"]), str(symbol))
+            if found is not None:
+                self._device.roll(*found)
+                if self._table.wait_after(before, self._timeout):
                     continue
             if thrown == 0:
                 return False
             # Some throws counted already: only the rest is entered by hand, or they would count twice.
             log.info("die throw not taken up, submitting the remaining %s directly", faces[thrown:])
-            return self._submit({**payload, "faces": faces[thrown:]})
+            return self._table.submit({**payload, "faces": faces[thrown:]})
         return True
 
     def _shout(self, payload: Mapping[str, Any]) -> bool:
@@ -260,7 +313,7 @@ class PhysicalPlayer:
             return False
         before = self._seq()
         self._click(seat)
-        return self._wait_seq(before)
+        return self._table.wait_after(before, self._timeout)
 
     def _put(self, card: str, reader: int, expect: Mapping[str, Any]) -> bool:
         uid = self._copy_for(card, reader)
@@ -268,7 +321,7 @@ class PhysicalPlayer:
             return False
         before = self._seq()
         self._move(uid, reader)
-        if self._wait_seq(before):
+        if self._table.wait_after(before, self._timeout):
             return True
         log.info("the table did not play %s in time", dict(expect))
         return False
@@ -277,21 +330,14 @@ class PhysicalPlayer:
         if physical:
             log.info("not enacted at the table (or not taken up): submitting %s directly", dict(payload))
         self.direct += 1
-        self._submit(payload)
-
-    def _submit(self, payload: Mapping[str, Any]) -> bool:
-        outcome = self._session.submit(Command(kind="act", source="control", payload=dict(payload)))
-        if not outcome.accepted:
-            # Someone at the control page got there first: the next step reads the new position.
-            log.info("demo action %s refused: %s", dict(payload), outcome.reason)
-        return outcome.accepted
+        self._table.submit(payload)
 
     # ------------------------------------------------------------------------------------ tidying
 
     def tidy(self) -> None:
         """Moves the tags to where the engine now has the cards (the table takes these silently)."""
-        state = self._session.state
-        if state is None:
+        state = self._table.position().state
+        if not isinstance(state, State):
             return
         layout = self._layout
         wanted: dict[int, Counter[str]] = {}
@@ -376,31 +422,25 @@ class PhysicalPlayer:
         self._device.remove_tag(self._where.pop(uid), uid)
 
     def _pending_card(self) -> str | None:
-        state = self._session.state
-        for step in state.stack if state is not None else ():
+        state = self._table.position().state
+        for step in state.stack if isinstance(state, State) else ():
             if isinstance(step, PlaceStep) and step.cards:
                 return str(step.cards[0].card)
         return None
 
     def _placed(self, card: str) -> bool:
         """The engine took the card from the hand (False while it asks which slot)."""
-        state = self._session.state
-        return state is not None and card not in self._pending_cards(state)
+        state = self._table.position().state
+        return isinstance(state, State) and card not in self._pending_cards(state)
 
     @staticmethod
     def _pending_cards(state: Any) -> set[str]:
         return {p.card for step in state.stack if isinstance(step, PlaceStep) for p in step.cards}
 
     def _seq(self) -> int:
-        return int(self._session.view()["seq"])  # type: ignore[arg-type]
+        return self._table.position().seq
 
-    def _wait_seq(self, before: int) -> bool:
-        """Waits (bounded) until the session accepted an input after ``before``."""
-        subscription = self._session.subscribe()
-        deadline = time.monotonic() + self._timeout
-        try:
-            while self._seq() <= before and time.monotonic() < deadline:
-                subscription.get(timeout=0.05)  # wakes on every published view
-            return self._seq() > before
-        finally:
-            subscription.close()
+
+def _game(position: LivePosition) -> Game:
+    assert position.game is not None, "the demo acts only while a game is played"
+    return position.game

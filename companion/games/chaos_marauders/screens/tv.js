@@ -1,0 +1,139 @@
+// Chaos Marauders on the TV: one band per player, their three battle lines of twelve slots each.
+// A card just placed pulses (found by comparing with the previous view, so it also works after an
+// undo); the slot the table's next button is showing is outlined with the card confirm would put there.
+"use strict";
+
+(function () {
+  var el = TableTV.el;
+  var previousCells = null; // "seat:line:slot" -> card id, from the previous view
+  var lastSeq = null;
+  var SHIELD = "M12 2 4 5v6c0 5 3.4 9.3 8 11 4.6-1.7 8-6 8-11V5l-8-3z";
+
+  function cellsOf(game) {
+    var cells = {};
+    (game.players || []).forEach(function (player) {
+      (player.lines || []).forEach(function (line) {
+        (line.slots || []).forEach(function (card, slot) {
+          if (card) cells[player.seat + ":" + line.index + ":" + slot] = card.id;
+        });
+      });
+    });
+    return cells;
+  }
+
+  function freshCells(cells) {
+    var fresh = {};
+    if (previousCells === null) return fresh; // the first view: nothing is "new"
+    Object.keys(cells).forEach(function (key) {
+      if (previousCells[key] !== cells[key]) fresh[key] = true;
+    });
+    return fresh;
+  }
+
+  function candidateOf(view) {
+    // {key: "seat:line:slot", title} of a placement the table's buttons are showing, or null.
+    var table = (view.devices || {}).table || {};
+    var action = table.choice && table.choice.action;
+    if (!action || action.kind !== "place" || action.slot === null || action.slot === undefined) return null;
+    var seat = action.target === null || action.target === undefined ? action.player : action.target;
+    var pending = ((view.game || {}).pending_cards || []).filter(function (c) { return c && c.id === action.card; })[0];
+    return { key: seat + ":" + action.line + ":" + action.slot, title: pending ? pending.title : "" };
+  }
+
+  function shield() {
+    // Drawn, not a font glyph: the TV's browser may have no emoji font.
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("class", "line-shield");
+    svg.setAttribute("aria-label", "protected");
+    var path = document.createElementNS(ns, "path");
+    path.setAttribute("d", SHIELD);
+    svg.appendChild(path);
+    return svg;
+  }
+
+  function tile(card, fresh) {
+    if (!card) return el("div", "tile tile-empty");
+    var node = el("div", "tile card-" + (card.colour || "grey") + (fresh ? " tile-fresh" : ""));
+    if (card.hidden) node.classList.add("tile-hidden"); // face down: the Chaos Marauders may be spotted
+    node.dataset.card = card.id;
+    node.title = card.title;
+    node.appendChild(el("span", "tile-attack", card.attack === null || card.attack === undefined ? "" : card.attack));
+    node.appendChild(el("span", "tile-name", card.hidden ? "?" : card.title));
+    if (card.vp) node.appendChild(el("span", "tile-vp", card.vp));
+    if (card.owner !== null && card.owner !== undefined) node.classList.add("tile-owned");
+    return node;
+  }
+
+  function candidateTile(title) {
+    var node = el("div", "tile tile-candidate");
+    node.appendChild(el("span", "tile-name", title));
+    return node;
+  }
+
+  function lineRow(player, line, fresh, candidate) {
+    var row = el("div", "line" + (line.complete ? " line-complete" : "") + (line.can_attack ? " line-attacking" : ""));
+    row.dataset.line = line.index;
+    var label = el("div", "line-label");
+    var attack = el("span", "line-attack", line.attack_value === null || line.attack_value === undefined ? "–" : line.attack_value);
+    label.appendChild(attack);
+    var state = el("span", "line-state", line.complete ? "done" : (line.card_count || 0) + "/12");
+    if (line.protected) state.appendChild(shield());
+    label.appendChild(state);
+    row.appendChild(label);
+    var slots = el("div", "slots");
+    (line.slots || []).forEach(function (card, slot) {
+      var key = player.seat + ":" + line.index + ":" + slot;
+      if (!card && candidate && candidate.key === key) slots.appendChild(candidateTile(candidate.title));
+      else slots.appendChild(tile(card, card && fresh[key]));
+    });
+    row.appendChild(slots);
+    return row;
+  }
+
+  function band(player, fresh, waiting, promptKind, candidate) {
+    var panel = el("section", "cm-player" + (player.active ? " is-active" : "") + (waiting ? " is-waiting" : ""));
+    panel.style.setProperty("--player", player.colour || "#888");
+    panel.dataset.seat = player.seat;
+    var head = el("header", "cm-head");
+    head.appendChild(el("span", "cm-name", player.name));
+    var score = el("div", "cm-score");
+    score.appendChild(el("strong", "cm-total", TableTV.total(player)));
+    score.appendChild(el("span", "cm-vp", "VP"));
+    head.appendChild(score);
+    if (waiting) head.appendChild(el("span", "cm-turn", promptKind === "roll" ? "roll the Cube!" : "to play"));
+    panel.appendChild(head);
+    var lines = el("div", "cm-lines");
+    (player.lines || []).forEach(function (line) {
+      lines.appendChild(lineRow(player, line, fresh, candidate));
+    });
+    panel.appendChild(lines);
+    return panel;
+  }
+
+  function pileCount(pile) {
+    if (typeof pile === "number") return pile;
+    if (pile && typeof pile === "object" && "count" in pile) return pile.count;
+    return "";
+  }
+
+  TableTV.register("chaos-marauders", {
+    status: function (game) {
+      return [["Draw pile", pileCount(game.draw_pile)], ["Discards", pileCount(game.discard_pile)]];
+    },
+    render: function (main, game, view) {
+      var cells = cellsOf(game);
+      var fresh = lastSeq !== null && view.seq !== lastSeq ? freshCells(cells) : {};
+      var waiting = game.prompt ? game.prompt.players || [] : [];
+      var kind = game.prompt ? game.prompt.kind : null;
+      var candidate = candidateOf(view);
+      main.className = "tv-main cm-table cm-seats-" + (game.players || []).length;
+      (game.players || []).forEach(function (p) {
+        main.appendChild(band(p, fresh, waiting.indexOf(p.seat) >= 0, kind, candidate));
+      });
+      previousCells = cells;
+      lastSeq = view.seq;
+    },
+  });
+})();
