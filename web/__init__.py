@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from companion.session.contract import SessionPort
-from web import api, auth, context, control, enrol, errors, screens, stream, tv
+from web import api, auth, context, control, enrol, errors, screens, seats, stream, tv
 
 DEFAULTS: dict[str, Any] = {
     "TABLE_PIN": None,  # required: the entry point generates one when the settings have none
@@ -45,6 +45,7 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     context.init_app(app, session)
     auth.init_app(app)
     stream.init_app(app)
+    seats.init_app(app)
     enrol.init_app(app, table)
     app.register_blueprint(tv.bp)
     app.register_blueprint(control.bp)
@@ -52,5 +53,6 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     app.register_blueprint(stream.bp)
     app.register_blueprint(enrol.bp)
     app.register_blueprint(screens.bp)
+    app.register_blueprint(seats.bp)
     errors.init_app(app)
     return app

@@ -70,7 +70,10 @@ def outcome_response(outcome: Outcome) -> tuple[Response, int]:
 
 def submit_from_request(source: str) -> tuple[Response, int]:
     """Parses the JSON body, submits it to the session and answers with the Outcome."""
+    from web.seats import check_secret  # seats builds on this module
+
     command = parse_command(json_body(), source)
+    check_secret(command)
     try:
         outcome = current_session().submit(command)
     except TimeoutError:

@@ -14,7 +14,9 @@ log = logging.getLogger(__name__)
 
 
 def wants_json() -> bool:
-    if request.path.startswith(("/api/", "/stream", "/control/commands", "/control/enrol")):
+    if request.path.startswith(
+        ("/api/", "/stream", "/control/commands", "/control/enrol", "/control/seat", "/control/private")
+    ):
         return True
     best = request.accept_mimetypes.best_match(["text/html", "application/json"])
     return best == "application/json"

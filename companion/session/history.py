@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -16,6 +16,13 @@ from companion.engine import JSON
 from companion.session.store import INPUT_COLUMNS, GameRow, InputRow, connect, game_row, input_row
 
 GAME_COLUMNS = "id, game, setup, rules_version, created, ended"
+
+Redact = Callable[[dict[str, JSON]], dict[str, JSON]]
+"""Rewrites an input as ``input_json`` gives it for a reader who may not see it all (secret actions)."""
+
+
+def _keep(item: dict[str, JSON]) -> dict[str, JSON]:
+    return item
 
 
 class UnknownGameIdError(LookupError):
@@ -80,7 +87,9 @@ def _resolve(conn: sqlite3.Connection, game_id: int | None) -> GameRow:
     return game_row(row)
 
 
-def history(path: str | Path, game_id: int | None = None, limit: int = 100) -> list[dict[str, JSON]]:
+def history(
+    path: str | Path, game_id: int | None = None, limit: int = 100, redact: Redact = _keep
+) -> list[dict[str, JSON]]:
     """The last ``limit`` inputs of a game (default: the current one), in log order."""
     conn = _open(path)
     if conn is None:
@@ -96,10 +105,10 @@ def history(path: str | Path, game_id: int | None = None, limit: int = 100) -> l
             f"SELECT {INPUT_COLUMNS} FROM inputs WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
             (game.id, max(0, limit)),
         ).fetchall()
-    return [input_json(input_row(r)) for r in reversed(rows)]
+    return [redact(input_json(input_row(r))) for r in reversed(rows)]
 
 
-def export_jsonl(path: str | Path, game_id: int | None = None) -> Iterator[str]:
+def export_jsonl(path: str | Path, game_id: int | None = None, redact: Redact = _keep) -> Iterator[str]:
     """A game as JSON Lines, each line ending in a newline: a header, then every input in order.
 
     The header is ``{"type": "game", ...games()-entry}``; each input is ``{"type": "input", ...}`` as in
@@ -115,14 +124,14 @@ def export_jsonl(path: str | Path, game_id: int | None = None) -> Iterator[str]:
     except BaseException:
         conn.close()
         raise
-    return _lines(conn, game, int(count))
+    return _lines(conn, game, int(count), redact)
 
 
-def _lines(conn: sqlite3.Connection, game: GameRow, count: int) -> Iterator[str]:
+def _lines(conn: sqlite3.Connection, game: GameRow, count: int, redact: Redact) -> Iterator[str]:
     with closing(conn):
         yield json.dumps({"type": "game", **_game_json(game, count)}) + "\n"
         cursor = conn.execute(
             f"SELECT {INPUT_COLUMNS} FROM inputs WHERE game_id = ? ORDER BY seq", (game.id,)
         )
         for row in cursor:
-            yield json.dumps({"type": "input", **input_json(input_row(row))}) + "\n"
+            yield json.dumps({"type": "input", **redact(input_json(input_row(row)))}) + "\n"

@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.bundle import LivePosition
-from companion.engine import JSON, Game
+from companion.engine import JSON, ActionError, Game
 from companion.session import history as history_queries
 from companion.session.contract import Command, Outcome
 from companion.session.feed import Feed, Subscriber
@@ -199,10 +199,30 @@ class Session:
         return history_queries.games(self.db_path)
 
     def history(self, game_id: int | None = None, limit: int = 100) -> list[dict[str, JSON]]:
-        return history_queries.history(self.db_path, game_id, limit)
+        """Inputs as anyone at the table may read them: secret actions of the game being played
+        (face-down order markers) show only their public form."""
+        return history_queries.history(self.db_path, game_id, limit, self._redactor())
 
     def export_jsonl(self, game_id: int | None = None) -> Iterator[str]:
-        return history_queries.export_jsonl(self.db_path, game_id)
+        return history_queries.export_jsonl(self.db_path, game_id, self._redactor())
+
+    def _redactor(self) -> history_queries.Redact:
+        view = self._feed.latest
+        game, current = view.live.game, view["game_id"]
+        if game is None or view["status"] != "playing":
+            return lambda item: item  # a finished game keeps no secrets
+
+        def redact(item: dict[str, JSON]) -> dict[str, JSON]:
+            action = item.get("action")
+            if item.get("game_id") != current or item.get("kind") != "act" or not isinstance(action, dict):
+                return item
+            try:
+                public = game.public_action(game.parse_action(action))
+            except ActionError:
+                return item
+            return item if public == action else {**item, "action": public, "observation": None}
+
+        return redact
 
     # -- the writer thread --------------------------------------------------------------------
 

@@ -14,6 +14,8 @@ var TableControl = (function () {
   var config = null;
   var view = null;
   var catalogs = {}; // game -> [card]
+  var seat = { game: null, seat: null, held: [] }; // which seat this phone plays (GET/POST /control/seat)
+  var secret = { seq: null, data: null }; // the seat's private view (GET /control/private)
 
   function $(id) { return document.getElementById(id); }
 
@@ -84,7 +86,63 @@ var TableControl = (function () {
     players: players, playerName: playerName, faceName: faceName, catalog: catalog,
     view: function () { return view; },
     redraw: function () { if (view) render(view); },
+    seat: function () { return seat.game === (view && view.game_id) ? seat.seat : null; },
+    privateView: function () { return secret.data; },
   };
+
+  // ------------------------------------------------------------------------- this phone's seat
+
+  function json(url, options) {
+    return fetch(url, Object.assign({ credentials: "same-origin", headers: { "Content-Type": "application/json", Accept: "application/json" } }, options || {}))
+      .then(function (r) { return r.json().then(function (body) { return { status: r.status, body: body }; }); });
+  }
+
+  function loadSeat() {
+    return json(config.seat).then(function (answer) {
+      if (answer.status !== 200) return;
+      seat = { game: answer.body.game_id, seat: answer.body.seat, held: answer.body.held || [] };
+      secret = { seq: null, data: null };
+      if (view) render(view);
+    });
+  }
+
+  function claimSeat(value, takeOver) {
+    var wanted = value === "" ? null : parseInt(value, 10);
+    json(config.seat, { method: "POST", body: JSON.stringify({ seat: wanted, take_over: !!takeOver }) }).then(function (answer) {
+      if (answer.status === 409 && wanted !== null && !takeOver) {
+        if (confirm(playerName(wanted) + "'s seat is on another phone. Take it over? The TV will say so.")) claimSeat(value, true);
+        else loadSeat();
+        return;
+      }
+      if (answer.status !== 200) { say(answer.body.reason || "Refused", false); return; }
+      seat = { game: answer.body.game_id, seat: answer.body.seat, held: answer.body.held || [] };
+      secret = { seq: null, data: null };
+      say(wanted === null ? "This phone plays no seat" : "This phone plays " + playerName(wanted), true);
+      if (view) render(view);
+    });
+  }
+
+  function renderSeat(v, renderer) {
+    var bar = $("c-seatbar");
+    var game = v.game;
+    bar.hidden = !game || game.finished;
+    if (bar.hidden) return;
+    if (seat.game !== v.game_id) { seat.game = v.game_id; seat.seat = null; loadSeat(); }
+    var select = clear($("c-seat"));
+    option(select, "", "nobody (shared phone)");
+    players().forEach(function (p) { option(select, String(p.seat), p.name); });
+    select.value = seat.seat === null ? "" : String(seat.seat);
+    select.onchange = function () { claimSeat(select.value, false); };
+    if (renderer.wantsPrivate && seat.seat !== null && secret.seq !== v.seq) {
+      secret.seq = v.seq;
+      json(config.private).then(function (answer) {
+        if (answer.status !== 200) return;
+        if (JSON.stringify(secret.data) === JSON.stringify(answer.body.private)) return;
+        secret.data = answer.body.private;
+        if (view) render(view);
+      });
+    }
+  }
 
   function renderRolls(prompt) {
     var box = clear($("c-rolls"));
@@ -237,6 +295,7 @@ var TableControl = (function () {
     var prompt = game && !game.finished ? game.prompt : null;
     var renderer = game ? renderers[game.game] || {} : {};
     if (game) catalog(game.game);
+    renderSeat(v, renderer);
     $("c-title").textContent = game ? game.title : "No game";
     $("c-round").textContent = game && game.round ? "· round " + game.round : "";
     $("c-prompt").textContent = !game ? "No game running: start one below" : game.finished ? "Game over" : prompt ? prompt.text : "";

@@ -1,0 +1,188 @@
+"""A phone's seat: private views, secret actions only from their own seat's phone, redacted history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.engine import (
+    JSON,
+    Action,
+    ActionCodec,
+    Event,
+    Game,
+    IllegalActionError,
+    PlayerId,
+    Prompt,
+    Setup,
+)
+from companion.session import Session
+from web import create_app
+
+from .web_support import PIN
+
+
+@dataclass(frozen=True)
+class Hide(Action):
+    """Each player hides a number face down."""
+
+    kind: ClassVar[str] = "hide"
+    player: PlayerId
+    number: int
+
+
+@dataclass(frozen=True)
+class Hidden:
+    numbers: tuple[int | None, ...]
+
+
+class SecretGame(Game[Hidden]):
+    name = "secret"
+    title = "Secret numbers"
+    min_players = 2
+    max_players = 4
+    actions = ActionCodec(Hide)
+    rules_version = "secret-1"
+
+    def new_game(self, setup: Setup) -> Hidden:
+        return Hidden((None,) * len(setup.players))
+
+    def apply(self, state: Hidden, action: Action) -> tuple[Hidden, tuple[Event, ...]]:
+        assert isinstance(action, Hide)
+        if state.numbers[action.player] is not None:
+            raise IllegalActionError("already hidden")
+        numbers = list(state.numbers)
+        numbers[action.player] = action.number
+        return Hidden(tuple(numbers)), (Event("NumberHidden", f"Seat {action.player + 1} hid a number"),)
+
+    def legal_actions(self, state: Hidden) -> Sequence[Action]:
+        return []
+
+    def prompt(self, state: Hidden) -> Prompt | None:
+        waiting = tuple(PlayerId(s) for s, n in enumerate(state.numbers) if n is None)
+        return Prompt("hide", waiting, "Hide your numbers") if waiting else None
+
+    def is_over(self, state: Hidden) -> bool:
+        return all(n is not None for n in state.numbers)
+
+    def view(self, state: Hidden) -> dict[str, JSON]:
+        return {"game": "secret", "hidden": [n is not None for n in state.numbers], "players": []}
+
+    def private_view(self, state: Hidden, seat: PlayerId) -> dict[str, JSON] | None:
+        return {"number": state.numbers[seat]}
+
+    def public_action(self, action: Action) -> dict[str, JSON]:
+        assert isinstance(action, Hide)
+        return {"kind": "hide", "player": action.player}
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    with Session(tmp_path / "table.sqlite3", find_game=lambda name: SecretGame()) as real:
+        yield real
+
+
+@pytest.fixture
+def app(session: Session) -> Flask:
+    return create_app({"TABLE_PIN": PIN, "SECRET_KEY": "k", "TESTING": True}, session)
+
+
+def phone(app: Flask) -> FlaskClient:
+    """A phone logged in with the PIN (its own cookie jar)."""
+    client = app.test_client()
+    assert client.post("/control/pin", data={"pin": PIN}).status_code == 303
+    return client
+
+
+def published(session: Session, wanted) -> bool:
+    """Waits (bounded) for a published view with the notice text ``wanted`` or passing ``wanted``:
+    device reports reach the view through the writer's queue."""
+    check = wanted if callable(wanted) else lambda view: wanted in [n["text"] for n in view["notices"]]
+    feed = session.subscribe()
+    try:
+        while (view := feed.get(timeout=5)) is not None:
+            if check(view):
+                return True
+        return False
+    finally:
+        feed.close()
+
+
+def start(client: FlaskClient) -> None:
+    body = {"kind": "new_game", "payload": {"game": "secret", "players": [{"name": "Ann"}, {"name": "Bo"}]}}
+    assert client.post("/control/commands", json=body).status_code == 200
+
+
+def hide(client: FlaskClient, player: int, number: int):
+    body = {"kind": "act", "payload": {"kind": "hide", "player": player, "number": number}}
+    return client.post("/control/commands", json=body)
+
+
+def test_a_phone_claims_a_seat_and_reads_only_that_seats_secret(app, session):
+    ann = phone(app)
+    start(ann)
+    assert ann.get("/control/private").status_code == 403  # no seat yet
+    assert ann.post("/control/seat", json={"seat": 0}).json["seat"] == 0
+    assert hide(ann, 0, 7).status_code == 200
+    assert ann.get("/control/private").json == {"seat": 0, "private": {"number": 7}}
+    assert published(session, lambda view: view["devices"].get("phones", {}).get("seats") == [0])
+
+
+def test_a_secret_action_comes_only_from_its_own_seats_phone(app, session):
+    ann, bo = phone(app), phone(app)
+    start(ann)
+    ann.post("/control/seat", json={"seat": 0})
+    refused = hide(ann, 1, 3)
+    assert refused.status_code == 403 and "Bo's phone" in refused.json["reason"]
+    assert hide(bo, 1, 3).status_code == 403  # Bo's phone has not claimed a seat
+    bo.post("/control/seat", json={"seat": 1})
+    assert hide(bo, 1, 3).status_code == 200
+
+
+def test_a_seat_held_by_another_phone_needs_a_take_over_the_tv_announces(app, session):
+    ann, thief = phone(app), phone(app)
+    start(ann)
+    ann.post("/control/seat", json={"seat": 0})
+    assert thief.post("/control/seat", json={"seat": 0}).status_code == 409
+    assert thief.post("/control/seat", json={"seat": 0, "take_over": True}).status_code == 200
+    assert published(session, "Ann's seat was taken over by another phone")
+    assert ann.get("/control/private").status_code == 403
+
+
+@pytest.mark.parametrize(
+    "body", [{"seat": 5}, {"seat": "0"}, {"seat": True}, {"seat": 0, "take_over": 1}, []]
+)
+def test_bad_seat_requests_are_refused_with_a_reason(app, session, body):
+    ann = phone(app)
+    start(ann)
+    answer = ann.post("/control/seat", json=body)
+    assert answer.status_code == 400 and answer.json["reason"]
+
+
+def test_the_history_shows_a_secret_action_only_in_its_public_form_until_the_game_ends(app, session):
+    ann, bo = phone(app), phone(app)
+    start(ann)
+    ann.post("/control/seat", json={"seat": 0})
+    bo.post("/control/seat", json={"seat": 1})
+    hide(ann, 0, 7)
+    actions = [item["action"] for item in bo.get("/api/history").json["history"] if item["kind"] == "act"]
+    assert actions == [{"kind": "hide", "player": 0}]
+    exported = bo.get(f"/api/games/{session.view()['game_id']}/export").get_data(as_text=True)
+    assert '"number"' not in exported
+    hide(bo, 1, 3)  # the game is over: nothing is secret any more
+    actions = [item["action"] for item in bo.get("/api/history").json["history"] if item["kind"] == "act"]
+    assert actions == [{"kind": "hide", "player": 0, "number": 7}, {"kind": "hide", "player": 1, "number": 3}]
+
+
+def test_the_table_owners_scripts_with_the_pin_may_send_any_action(app, session):
+    ann = phone(app)
+    start(ann)
+    body = {"kind": "act", "payload": {"kind": "hide", "player": 1, "number": 2}}
+    answer = ann.post("/api/commands", json=body, headers={"X-Table-Pin": PIN})
+    assert answer.status_code == 200
