@@ -72,6 +72,16 @@ class Settings:
             return self
         return dataclasses.replace(self, pin=f"{secrets.randbelow(10_000):04d}")
 
+    def checked_game(self) -> Settings:
+        """This, once ``game`` names an installed game (SettingsError naming the known ones)."""
+        from companion.games import UnknownGameError, find_bundle  # the registry, read at start only
+
+        try:
+            find_bundle(self.game)
+        except UnknownGameError as exc:
+            raise SettingsError(str(exc)) from None
+        return self
+
     def web_config(self) -> dict[str, Any]:
         """The Flask config keys the web app reads (see ``web.create_app``)."""
         return {

@@ -54,7 +54,6 @@ GAME_OVER_SECONDS = 30.0
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help="serve the companion with a simulated table playing")
     add_server_arguments(parser)
-    parser.add_argument("--game", help="the game to play (default: the settings' game, else chaos-marauders)")
     parser.add_argument("--players", type=int, help="how many players (default: the game's demo table)")
     parser.add_argument("--speed", type=float, default=1.0, help="actions per 1.5 s (default 1; 4 is brisk)")
     parser.add_argument("--seed", type=int, help="random seed, for a repeatable game")
@@ -170,7 +169,7 @@ def play(table: SimulatedTable, interval: float, stop: threading.Event) -> None:
 
 def choose_bundle(args: argparse.Namespace, settings: Settings) -> GameBundle:
     """The bundle of ``--game`` (else the settings' game); it must have a demo."""
-    bundle = find_bundle(args.game or settings.game)
+    bundle = find_bundle(settings.game)
     if bundle.demo is None:
         playable = ", ".join(b.name for b in bundles().values() if b.demo is not None)
         raise UnknownGameError(f"{bundle.title} has no demo table (demos: {playable})")

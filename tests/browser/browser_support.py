@@ -110,6 +110,21 @@ class LiveTable:
             seq = int(outcome.seq or 0)
         return seq
 
+    def play_until(self, done, seed: int = 7, limit: int = 3000) -> None:
+        """Lets the simulated table play through the session until ``done(position)``."""
+        assert self.session is not None
+        rng = random.Random(seed)
+        brain = DemoBrain(ChaosMaraudersDemo(rng), rng)
+        for _ in range(limit):
+            position = self.session.position()
+            if position.prompt is not None and done(position):
+                return
+            action = brain.next_action(position)
+            assert action is not None and position.game is not None, "the game ended first"
+            outcome = self.session.submit(Command("act", "demo", position.game.format_action(action)))
+            assert outcome.accepted, outcome
+        raise AssertionError("the position never came")
+
 
 class FreezingProxy:
     """A TCP proxy in front of the server that can freeze its open connections without closing them:

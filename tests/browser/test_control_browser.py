@@ -125,3 +125,94 @@ def test_a_card_removed_by_hand_leaves_the_tv(browser, table, artifacts):
     assert "only a Standard may stand at the left end" in message.inner_text()
     context.close()
     tv.context.close()
+
+
+def phone(browser, table):
+    context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{table.url}/control")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#c-start", state="attached", timeout=TIMEOUT_MS)
+    return page
+
+
+def test_which_slot_is_picked_on_a_picture_of_the_lines(browser, table, artifacts):
+    table.new_game()
+    assert table.command("act", {"kind": "draw", "player": 0, "card": "crummy-snotling-slaves"})["accepted"]
+    page = phone(browser, table)
+    page.wait_for_selector(".cm-slotgrid", timeout=TIMEOUT_MS)
+    assert page.locator("#c-choices button").count() <= 2  # no longer a button per slot
+    assert page.locator(".cm-slotgrid").count() == 3  # one row of twelve per line
+    page.screenshot(path=str(artifacts / "control-slots.png"), full_page=True)
+    page.locator(".cm-slotgrid").nth(1).locator(".cm-slot.is-open", has_text="5").first.click()
+    page.wait_for_function(
+        "document.getElementById('c-msg').textContent.startsWith('Done')", timeout=TIMEOUT_MS
+    )
+    cells = table.session.view()["game"]["players"][0]["lines"][1]["slots"]
+    assert [i for i, c in enumerate(cells) if c] == [4]
+
+
+def bilge_position(table):
+    """Plays until a player may place Bilge Guttrot after the first round; returns (seat, a legal move
+    of one card to an empty slot as ((line, slot), (line, slot)))."""
+    from companion.games.chaos_marauders.actions import Reorganise
+
+    table.play_until(lambda position: position.state.round >= 2 and position.prompt.kind == "draw")
+    position = table.session.position()
+    game, seat = position.game, position.prompt.players[0]
+    drawn, _ = game.apply(
+        position.state, game.parse_action({"kind": "draw", "player": seat, "card": "bilge-guttrot"})
+    )
+    for choice in game.prompt(drawn).choices:
+        after, _ = game.apply(drawn, choice.action)
+        if game.prompt(after).kind == "bilge":
+            break
+    else:
+        pytest.skip("this position offers Bilge no place that leaves him his choice")
+    assert table.command("act", {"kind": "draw", "player": seat, "card": "bilge-guttrot"})["accepted"]
+    assert table.command("act", game.format_action(choice.action))["accepted"]
+    board = after.boards[seat]
+    for li, cells in enumerate(board):
+        for s, card in enumerate(cells):
+            for lj, target in enumerate(board):
+                for t, empty in enumerate(target):
+                    if card is None or empty is not None:
+                        continue
+                    lines = [list(c) for c in board]
+                    lines[li][s], lines[lj][t] = None, card
+                    move = Reorganise(seat, tuple(tuple(c) for c in lines))
+                    if game.is_legal(after, move):
+                        return seat, (li, s), (lj, t), card
+    pytest.skip("no single move is legal in this layout")
+
+
+def test_bilge_guttrot_reorganises_the_lines_on_the_phone(browser, table, artifacts):
+    table.new_game(players=2)
+    seat, (li, s), (lj, t), card = bilge_position(table)
+    page = phone(browser, table)
+    page.wait_for_selector(".cm-bilge", timeout=TIMEOUT_MS)
+    grids = page.locator(".cm-bilge .cm-slotgrid")
+    grids.nth(li).locator(".cm-slot").nth(s).click()
+    page.wait_for_selector(".cm-bilge .cm-slot.is-picked", timeout=TIMEOUT_MS)
+    grids.nth(lj).locator(".cm-slot").nth(t).click()
+    page.screenshot(path=str(artifacts / "control-bilge.png"), full_page=True)
+    page.click(".cm-bilge button.primary")
+    page.wait_for_function(
+        "document.getElementById('c-msg').textContent.startsWith('Done')", timeout=TIMEOUT_MS
+    )
+    lines = table.session.view()["game"]["players"][seat]["lines"]
+    assert lines[lj]["slots"][t]["id"] == card and lines[li]["slots"][s] is None
+
+
+def test_the_phone_shows_the_final_scores(browser, table, artifacts):
+    table.new_game(players=2)
+    table.play(2000, seed=3)
+    view = table.session.view()
+    assert view["game"]["finished"]
+    page = phone(browser, table)
+    page.wait_for_selector("#c-result:not([hidden])", timeout=TIMEOUT_MS)
+    text = page.locator("#c-result").inner_text()
+    for player in view["game"]["players"]:
+        assert player["name"] in text and str(player["score"]["total"]) in text
+    page.screenshot(path=str(artifacts / "control-final.png"), full_page=True)
