@@ -53,10 +53,26 @@ class ButtonPressed:
 
 @dataclass(frozen=True)
 class CardSighted:
+    """The camera saw a card lying still in a zone of the mat (for its stability window)."""
+
     zone: str
+    """The zone's name on the mat (``"p0-line1"``); the ``[table]`` layout says what it is."""
     card: str
     confidence: float
     at: float
+    track: int = 0
+    """A stable id of this physical card while the camera follows it, so two copies of one card in
+    one zone stay apart."""
 
 
-Observation = TagSeen | TagGone | DieRolled | ButtonPressed | CardSighted
+@dataclass(frozen=True)
+class CardGone:
+    """A card the camera had sighted left its zone (or is no longer seen)."""
+
+    zone: str
+    card: str
+    at: float
+    track: int = 0
+
+
+Observation = TagSeen | TagGone | DieRolled | ButtonPressed | CardSighted | CardGone

@@ -36,6 +36,9 @@ class TableConfigError(ValueError):
 ReaderZone = Zone
 """One reader and the zone it watches (``companion.bundle.Zone``; the kinds come from the games)."""
 
+CAMERA_READERS = 1_000_000
+"""Camera zones are numbered from here, so their cards settle like tags on readers of their own."""
+
 
 @dataclass(frozen=True)
 class TableConfig:
@@ -56,8 +59,13 @@ class TableConfig:
 
     def __post_init__(self) -> None:
         seen: set[int] = set()
+        cameras: set[str] = set()
         for zone in self.readers:
-            if zone.reader in seen:
+            if zone.camera is not None:
+                if zone.camera in cameras:
+                    raise TableConfigError(f"camera zone {zone.camera!r} is configured twice")
+                cameras.add(zone.camera)
+            elif zone.reader in seen:
                 raise TableConfigError(f"reader {zone.reader} is configured twice")
             seen.add(zone.reader)
         for name in ("settle_ms", "removal_ms", "roll_window_ms", "shout_window_ms"):
@@ -67,10 +75,15 @@ class TableConfig:
             if role not in BUTTON_ROLES and not _is_shout(role):
                 raise TableConfigError(f"table.buttons: {device!r} -> {role!r} is not a button role")
         object.__setattr__(self, "_by_reader", {z.reader: z for z in self.readers})
+        object.__setattr__(self, "_by_camera", {z.camera: z for z in self.readers if z.camera is not None})
         object.__setattr__(self, "_roles", dict(self.buttons))
 
     def zone_of(self, reader: ReaderId) -> ReaderZone | None:
         return self._by_reader.get(reader)  # type: ignore[attr-defined,no-any-return]
+
+    def camera_zone(self, name: str) -> ReaderZone | None:
+        """The zone a camera zone of the mat is mapped to (``camera = "p0-line1"``)."""
+        return self._by_camera.get(name)  # type: ignore[attr-defined,no-any-return]
 
     def button_role(self, button: str) -> str:
         """The role of a device button; a button not listed is taken as already named."""
@@ -132,16 +145,19 @@ def _is_shout(role: str) -> bool:
 def _reader_zone(entry: Any, index: int, kinds: Mapping[str, ZoneKind]) -> ReaderZone:
     where = f"table.readers[{index}]"
     if not isinstance(entry, Mapping):
-        raise TableConfigError(f"{where}: must be a table with reader and zone")
-    unknown = set(entry) - {"reader", "zone", *ZONE_FIELDS}
+        raise TableConfigError(f"{where}: must be a table with reader (or camera) and zone")
+    unknown = set(entry) - {"reader", "camera", "zone", *ZONE_FIELDS}
     if unknown:
         raise TableConfigError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
-    if "zone" not in entry or "reader" not in entry:
-        raise TableConfigError(f"{where}: needs reader and zone")
+    if "zone" not in entry or ("reader" in entry) == ("camera" in entry):
+        raise TableConfigError(f"{where}: needs reader and zone (or camera and zone, for a zone of the mat)")
     kind = kinds.get(entry["zone"]) if isinstance(entry["zone"], str) else None
     if kind is None:
         options = ", ".join(kinds)
         raise TableConfigError(f"{where}: zone {entry['zone']!r} is not one of {options}")
+    camera = entry.get("camera")
+    if camera is not None and (not isinstance(camera, str) or not camera.strip()):
+        raise TableConfigError(f"{where}: camera must name a zone of the mat, got {camera!r}")
     numbers = {}
     for key in ("reader", *ZONE_FIELDS):
         value = entry.get(key)
@@ -153,10 +169,10 @@ def _reader_zone(entry: Any, index: int, kinds: Mapping[str, ZoneKind]) -> Reade
         raise TableConfigError(
             f"{where}: a {kind.name} reader needs {' and '.join(kind.needs)} ({', '.join(missing)} missing)"
         )
-    extra = [
-        key for key in ZONE_FIELDS if numbers[key] is not None and key not in (*kind.needs, *kind.allows)
-    ]
+    fields = (*kind.needs, *kind.allows)
+    extra = [key for key in ZONE_FIELDS if numbers[key] is not None and key not in fields]
     if extra:
         raise TableConfigError(f"{where}: a {kind.name} reader has no {' or '.join(extra)}")
     player = PlayerId(numbers["player"]) if numbers["player"] is not None else None
-    return ReaderZone(ReaderId(numbers["reader"]), kind, player, numbers["line"], numbers["slot"])
+    reader = numbers["reader"] if camera is None else CAMERA_READERS + index
+    return ReaderZone(ReaderId(reader), kind, player, numbers["line"], numbers["slot"], camera)

@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 
 RECHECK_S = 1.0
 """How often an open "card lifted" notice is checked against the engine (a correction clears it)."""
+CAMERA_PREFIX = "CAM:"
+
+
+def camera_uid(zone: str, track: int) -> TagUid:
+    """The stand-in tag of a card the camera follows: its zone and its track, never a real UID."""
+    return TagUid(f"{CAMERA_PREFIX}{zone}:{track}")
 
 
 class Placements:
@@ -35,6 +41,8 @@ class Placements:
         self._last_zone: dict[TagUid, str] = {}
         """Where each tag last settled: a card leaving play differs from one fresh from the pile."""
         self._recheck_at: float | None = None
+        self._camera: dict[TagUid, EnrolledTag] = {}
+        """What each camera stand-in tag is: the camera names the card itself, no enrolment needed."""
 
     def settled(self, settled: Settled, now: float) -> None:
         if isinstance(settled, Placed):
@@ -45,6 +53,13 @@ class Placements:
             self._ambiguous(settled)
         elif isinstance(settled, Cleared):
             self._table.notices.clear(f"amb:{settled.uid}")
+
+    def sighted(self, uid: TagUid, game: str, card: str) -> None:
+        """The camera identified ``uid``'s card (before its reading reaches the tracker)."""
+        self._camera[uid] = EnrolledTag(uid, game, card, 0.0)
+
+    def _lookup(self, uid: TagUid) -> EnrolledTag | None:
+        return self._camera.get(uid) or self._registry.lookup(uid)
 
     def reconsider(self, uid: TagUid, now: float) -> None:
         """After an enrolment: the tag, if it lies on a reader, is read again as if it just settled."""
@@ -81,8 +96,10 @@ class Placements:
             return
         position = table.position()
         place = zone.label(position.names)
-        tag = self._registry.lookup(uid)
-        if table.enrolment.active or tag is None:
+        tag = self._lookup(uid)
+        if tag is not None and uid in self._camera:
+            pass  # a card the camera named: enrolment is for tags
+        elif table.enrolment.active or tag is None:
             table.enrolment.offer(PendingTag(uid, place, seen_at, tag.card_id if tag else None))
             table.changed()
             if tag is None and not table.enrolment.active:
@@ -103,7 +120,7 @@ class Placements:
         translation = mapper.placed(zone, tag.card_id, position, came_from)
         if isinstance(translation, Act):
             observation: dict[str, JSON] = {
-                "type": "tag_placed",
+                "type": "card_sighted" if uid in self._camera else "tag_placed",
                 "reader": reader,
                 "uid": uid,
                 "zone": zone.to_json(),
@@ -148,7 +165,7 @@ class Placements:
         zone = table.config.zone_of(reader)
         if zone is None and not self._tracker.committed_on(reader):
             table.notices.clear(f"reader:{reader}")
-        tag = self._registry.lookup(uid)
+        tag = self._lookup(uid)
         if zone is None or tag is None or table.enrolment.active:
             return
         position = table.position()
@@ -178,7 +195,7 @@ class Placements:
 
     def _ambiguous(self, settled: Ambiguous) -> None:
         table = self._table
-        tag = self._registry.lookup(settled.uid)
+        tag = self._lookup(settled.uid)
         what = self._title(tag) if tag else f"Card tag {settled.uid}"
         names = table.position().names
         places = []
@@ -190,7 +207,7 @@ class Placements:
         )
 
     def _card_of(self, uid: TagUid) -> str | None:
-        tag = self._registry.lookup(uid)
+        tag = self._lookup(uid)
         return tag.card_id if tag else None
 
     def _title(self, tag: EnrolledTag) -> str:

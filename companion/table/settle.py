@@ -51,6 +51,8 @@ Settled = Placed | Lifted | Ambiguous | Cleared
 @dataclass
 class _Reading:
     since: float
+    settle: float
+    removal: float
     committed: bool = False
     gone_at: float | None = None
     ambiguous: bool = False
@@ -63,10 +65,13 @@ class SettleTracker:
         self._readings: dict[tuple[ReaderId, TagUid], _Reading] = {}
         self._ambiguous: set[TagUid] = set()
 
-    def seen(self, reader: ReaderId, uid: TagUid, at: float) -> None:
+    def seen(self, reader: ReaderId, uid: TagUid, at: float, *, settled: bool = False) -> None:
+        """A tag read on ``reader``. ``settled``: the reading already held still (the camera waits
+        its own stability window before it reports a card), so it counts at once and leaves at once."""
         reading = self._readings.get((reader, uid))
         if reading is None:
-            self._readings[(reader, uid)] = _Reading(since=at)
+            windows = (0.0, 0.0) if settled else (self._settle, self._removal)
+            self._readings[(reader, uid)] = _Reading(at, *windows)
         elif reading.gone_at is not None:
             reading.gone_at = None  # back within the removal window: a flicker
         # else a repeated report (a re-sync after reconnect): nothing changes
@@ -91,20 +96,20 @@ class SettleTracker:
         out: list[tuple[float, Settled]] = []
         for (reader, uid), reading in list(self._readings.items()):
             if reading.committed:
-                if reading.gone_at is not None and reading.gone_at + self._removal <= now:
+                if reading.gone_at is not None and reading.gone_at + reading.removal <= now:
                     del self._readings[(reader, uid)]
-                    out.append((reading.gone_at + self._removal, Lifted(reader, uid, reading.gone_at)))
-            elif not reading.ambiguous and reading.since + self._settle <= now:
+                    out.append((reading.gone_at + reading.removal, Lifted(reader, uid, reading.gone_at)))
+            elif not reading.ambiguous and reading.since + reading.settle <= now:
                 others = self._present_elsewhere(reader, uid)
                 if others:
                     reading.ambiguous = True
                     if uid not in self._ambiguous:
                         self._ambiguous.add(uid)
                         readers = tuple(sorted((reader, *others)))
-                        out.append((reading.since + self._settle, Ambiguous(uid, readers)))
+                        out.append((reading.since + reading.settle, Ambiguous(uid, readers)))
                 else:
                     reading.committed = True
-                    settled_at = reading.since + self._settle
+                    settled_at = reading.since + reading.settle
                     out.append((settled_at, Placed(reader, uid, reading.since, settled_at)))
         for uid in sorted(self._ambiguous):
             if not any(r.ambiguous for (_, u), r in self._readings.items() if u == uid):
@@ -119,9 +124,9 @@ class SettleTracker:
         for reading in self._readings.values():
             if reading.committed:
                 if reading.gone_at is not None:
-                    deadlines.append(reading.gone_at + self._removal)
+                    deadlines.append(reading.gone_at + reading.removal)
             elif not reading.ambiguous:
-                deadlines.append(reading.since + self._settle)
+                deadlines.append(reading.since + reading.settle)
         if any(self._ambiguous_settled(uid) for uid in self._ambiguous):
             deadlines.append(float("-inf"))  # an ambiguity just resolved: report it at once
         return min(deadlines, default=None)

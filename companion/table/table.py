@@ -21,6 +21,7 @@ from companion.dice import Dice
 from companion.engine import JSON
 from companion.observations import (
     ButtonPressed,
+    CardGone,
     CardSighted,
     DieRolled,
     Observation,
@@ -45,7 +46,7 @@ from companion.table.mappers import (
     resolve_card,
 )
 from companion.table.notices import NoticeBoard
-from companion.table.placements import Placements
+from companion.table.placements import Placements, camera_uid
 from companion.table.registry import EnrolledTag, TagRegistry, normalise_uid
 from companion.table.rolls import RollCollector
 from companion.table.settle import SettleTracker
@@ -195,7 +196,11 @@ class Table:
         elif isinstance(item, ButtonPressed):
             self._pressed(item)
         elif isinstance(item, CardSighted):
-            log.debug("camera sightings are not played from the table: %r", item)
+            self._sighted(item)
+        elif isinstance(item, CardGone):
+            zone = self._config.camera_zone(item.zone)
+            if zone is not None:
+                self._tracker.gone(zone.reader, camera_uid(item.zone, item.track), item.at)
         elif isinstance(item, _Reconsider):
             self._placements.reconsider(item.uid, self._clock())
         elif isinstance(item, _Report):
@@ -224,6 +229,27 @@ class Table:
             self._placements.next_deadline(),
         ]
         return min((d for d in deadlines if d is not None), default=None)
+
+    def _sighted(self, sighting: CardSighted) -> None:
+        """A card the camera held in view: from here on it settles like a tag on a reader of its own."""
+        zone = self._config.camera_zone(sighting.zone)
+        if zone is None:
+            self.notices.post(
+                f"camera:{sighting.zone}",
+                f"The camera sees a card in zone {sighting.zone!r}, which the table layout does not map",
+            )
+            return
+        position = self._session.position()
+        game = position.game_name
+        mapper = self.mapper_for(game)
+        if game is None or mapper is None or sighting.card not in mapper.card_ids():
+            what = "no game is running" if game is None else f"{game} has no such card"
+            where = zone.label(position.names)
+            self.note(f"The camera sees {sighting.card!r} on {where}, but {what}", level="info")
+            return
+        uid = camera_uid(sighting.zone, sighting.track)
+        self._placements.sighted(uid, game, sighting.card)
+        self._tracker.seen(zone.reader, uid, sighting.at, settled=True)
 
     # ----------------------------------------------------------------------------------- buttons
 
