@@ -1,6 +1,6 @@
 """``/control/seat`` and ``/control/private``: which seat a phone plays, and what only that seat may see.
 
-Some games keep secrets from the table (HeroScape's order markers lie face down). A phone claims a
+Some games keep secrets from the table (order markers laid face down). A phone claims a
 seat of the current game; from then on it may read that seat's private view and send that seat's
 secret actions, and no other phone may. A seat can be taken over (a phone's battery dies), but the TV
 says so, so nobody peeks unseen. Claims live in memory: after a restart each phone claims again.

@@ -212,7 +212,7 @@ def test_cards_json_lists_every_title_with_its_values(capsys: pytest.CaptureFixt
 def test_cards_of_an_unknown_game_exits_2_with_the_known_names(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cards", "orcwars"]) == 2
     err = capsys.readouterr().err
-    assert err == "companion cards: unknown game 'orcwars' (known: chaos-marauders)\n"
+    assert err == "companion cards: unknown game 'orcwars' (known: chaos-marauders, heroscape)\n"
 
 
 def test_cards_applies_an_owner_overrides_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

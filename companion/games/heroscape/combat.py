@@ -1,0 +1,532 @@
+"""Attacks, wounds and destruction; leaving-engagement attacks; falls.
+
+An attack (rulebook, Attacking): the attacker rolls its Attack number of combat dice, plus one for a
+height advantage (two when 10 or more levels above the defender's height), plus what glyphs and powers
+add; the defender rolls its Defense likewise. Wounds are the skulls beyond the shields; a figure with
+as many wounds as its Life is destroyed (squad figures have one). A special attack rolls its own dice and
+is never modified by glyphs, other powers or height. The Basic Game has no wounds: any attack that gets
+more skulls than shields destroys the defender.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.engine import Event
+from companion.games.heroscape.catalog import ArmyCard, Catalog, Power
+from companion.games.heroscape.common import (
+    acting_pool,
+    fail,
+    figure_label,
+    markers_left,
+    opponents,
+    owned_label,
+    power_active,
+    who,
+)
+from companion.games.heroscape.ids import FigureId, UnitId
+from companion.games.heroscape.state import (
+    D20,
+    DESTROYED,
+    EXITED,
+    Figure,
+    LastAttack,
+    PendingAttack,
+    State,
+    Turn,
+    evolve,
+    push,
+    set_figure,
+)
+
+HEIGHT_BONUS = {
+    "none": (0, 0),
+    "attacker": (1, 0),
+    "attacker-major": (2, 0),
+    "defender": (0, 1),
+    "defender-major": (0, 2),
+}
+"""Extra dice (attacker, defender) for a declared height advantage (rulebook, Height Advantage)."""
+ADJACENT = "adjacent"
+AURA = "aura"
+TERRAIN_ATTACKER = "swamp-water-attacker"
+TERRAIN_DEFENDER = "swamp-water-defender"
+CONDITIONS = {
+    ADJACENT: "The attacker is adjacent to the defender",
+    AURA: "The defender is within the defensive aura of a friendly figure",
+    TERRAIN_ATTACKER: "The attacker stands on swamp water",
+    TERRAIN_DEFENDER: "The defender stands on swamp water",
+}
+
+
+# ------------------------------------------------------------------------------------------- dice
+
+
+def aura_bonus(cat: Catalog, state: State, defender: FigureId) -> int:
+    """What the defender's side's defensive auras add (a figure's own aura never covers it)."""
+    bonus = 0
+    for uid, unit in state.units_of(defender.seat):
+        if not unit.alive or unit.negated or uid == defender.unit:
+            continue
+        for power in cat.card(uid.card).powers_of("defensive-aura"):
+            bonus = max(bonus, power.number("bonus", 1))
+    return bonus
+
+
+def thorian_holder(state: State, seat: int) -> bool:
+    """A figure of ``seat``'s team stands on the Glyph of Thorian."""
+    return any(
+        g.glyph == "thorian"
+        and g.holder
+        and not g.removed
+        and not opponents(state, FigureId.parse(g.holder).seat, seat)
+        for g in state.glyphs
+    )
+
+
+def glyph_attack_bonus(cat: Catalog, state: State, attacker: FigureId) -> int:
+    card = cat.card(attacker.unit.card)
+    bonus = 0
+    for g in state.glyphs:
+        if g.removed or g.holder is None or FigureId.parse(g.holder).seat != attacker.seat:
+            continue
+        if (g.glyph == "ulaniva" and card.unique) or (g.glyph == "crevcor" and card.common):
+            bonus += 1
+    return bonus
+
+
+def concentrated(cat: Catalog, state: State, fid: FigureId) -> int:
+    """Concentrated Will: +1 while only one unrevealed order marker lies on the card."""
+    unit = state.unit(fid.unit)
+    power = cat.card(fid.unit.card).power("concentrated-will")
+    if unit is None or unit.negated or power is None:
+        return 0
+    return power.number("bonus", 1) if markers_left(state, fid.seat, fid.unit.format()) == 1 else 0
+
+
+def terrain_bonus(cat: Catalog, state: State, fid: FigureId, side: str) -> int:
+    unit = state.unit(fid.unit)
+    power = cat.card(fid.unit.card).power("terrain-bonus")
+    if unit is None or unit.negated or power is None:
+        return 0
+    return power.number(side, 0)
+
+
+def special_power(cat: Catalog, state: State, attacker: FigureId, special: str) -> Power:
+    if state.basic:
+        fail("The Basic Game has no special attacks")
+    unit = state.unit(attacker.unit)
+    power = next(
+        (p for p in cat.card(attacker.unit.card).powers_of("special-attack") if p.id == special), None
+    )
+    if power is None:
+        fail(f"{figure_label(cat, state, attacker)} has no special attack {special!r}")
+    if unit is not None and unit.negated:
+        fail(f"{figure_label(cat, state, attacker)}'s special powers are negated")
+    return power
+
+
+def special_dice(power: Power, defender_card: ArmyCard) -> int:
+    by_size = power.params.get("by_size") or {}
+    return int(by_size.get(defender_card.size, power.number("attack")))
+
+
+def dice_for(
+    cat: Catalog,
+    state: State,
+    attacker: FigureId,
+    defender: FigureId,
+    special: str | None,
+    height: str,
+    conditions: frozenset[str],
+) -> tuple[int, int]:
+    """(attack dice, defense dice) of a declared attack; refuses conditions that do not apply."""
+    a_card, d_card = cat.card(attacker.unit.card), cat.card(defender.unit.card)
+    basic = state.basic
+    check_conditions(cat, state, attacker, defender, special, conditions)
+    up, down = HEIGHT_BONUS[height]
+    if special is not None:
+        attack = special_dice(special_power(cat, state, attacker, special), d_card)
+        up = down = 0  # special attacks are never modified by height (nor glyphs, nor other powers)
+    elif basic:
+        attack = a_card.basic["attack"]
+    else:
+        attack = a_card.attack + glyph_attack_bonus(cat, state, attacker) + concentrated(cat, state, attacker)
+        if TERRAIN_ATTACKER in conditions:
+            attack += terrain_bonus(cat, state, attacker, "attack")
+    defense = d_card.basic["defense"] if basic else d_card.defense
+    if not basic:
+        defense += concentrated(cat, state, defender)
+        if AURA in conditions:
+            defense += aura_bonus(cat, state, defender)
+        if TERRAIN_DEFENDER in conditions:
+            defense += terrain_bonus(cat, state, defender, "defense")
+    return max(0, attack + up), max(0, defense + down)
+
+
+def declarable(cat: Catalog, state: State, attacker: FigureId | None, defender: FigureId) -> list[str]:
+    """The conditions a player may declare for an attack on ``defender`` (by ``attacker``)."""
+    out = []
+    if not state.basic and adjacency_required(cat, state, defender):
+        out.append(ADJACENT)
+    if not state.basic and aura_bonus(cat, state, defender):
+        out.append(AURA)
+    if not state.basic and terrain_bonus(cat, state, defender, "defense"):
+        out.append(TERRAIN_DEFENDER)
+    if attacker is not None and not state.basic and terrain_bonus(cat, state, attacker, "attack"):
+        out.append(TERRAIN_ATTACKER)
+    return out
+
+
+def adjacency_required(cat: Catalog, state: State, defender: FigureId) -> bool:
+    """Normal attacks on ``defender`` must come from an adjacent figure (Thorian Speed, Glyph of Thorian)."""
+    unit = state.unit(defender.unit)
+    return (unit is not None and power_active(cat, unit, "thorian-speed")) or thorian_holder(
+        state, defender.seat
+    )
+
+
+def check_conditions(
+    cat: Catalog,
+    state: State,
+    attacker: FigureId,
+    defender: FigureId,
+    special: str | None,
+    conditions: frozenset[str],
+) -> None:
+    unknown = conditions - set(CONDITIONS)
+    if unknown:
+        fail(f"Unknown conditions: {', '.join(sorted(unknown))} (known: {', '.join(CONDITIONS)})")
+    allowed = set(declarable(cat, state, attacker, defender)) | {ADJACENT}
+    extra = conditions - allowed
+    if extra:
+        fail(f"That does not apply here: {', '.join(CONDITIONS[c] for c in sorted(extra))}")
+    if special is None and ADJACENT not in conditions and adjacency_required(cat, state, defender):
+        fail(f"{owned_label(cat, state, defender)} can only be attacked normally by an adjacent figure")
+
+
+# ---------------------------------------------------------------------------------------- declare
+
+
+def declare_attack(
+    cat: Catalog,
+    state: State,
+    seat: int,
+    attacker: FigureId,
+    defender: FigureId,
+    special: str | None,
+    height: str,
+    conditions: frozenset[str],
+    ev: list[Event],
+) -> State:
+    turn = state.turn
+    if turn is None or turn.step == "ending" or state.stack:
+        fail("Attacks are made during a turn, when nothing else is waiting")
+    if seat != turn.seat:
+        fail(f"It is {who(state, turn.seat)}'s turn")
+    pool = acting_pool(cat, state)
+    if attacker not in pool:
+        fail(f"{_name(cat, state, attacker)} cannot attack this turn")
+    target = state.figure(defender)
+    if target is None or not target.alive:
+        fail(f"There is no {defender.format()} on the battlefield to attack")
+    if not opponents(state, attacker.seat, defender.seat):
+        fail("Attack an opponent's figure, not your own side's")
+    card = cat.card(attacker.unit.card)
+    turn = _use_attack(cat, state, turn, card, attacker, defender, special)
+    attack, defense = dice_for(cat, state, attacker, defender, special, height, conditions)
+    how = "" if special is None else f" ({special_power(cat, state, attacker, special).name})"
+    ev.append(
+        Event(
+            "AttackDeclared",
+            f"{figure_label(cat, state, attacker)} attacks {owned_label(cat, state, defender)}{how}: "
+            f"{attack} attack {_dice(attack)} against {defense}",
+            {
+                "attacker": attacker.format(),
+                "defender": defender.format(),
+                "attack": attack,
+                "defense": defense,
+            },
+        )
+    )
+    state = evolve(state, turn=replace(turn, step="attack"))
+    return push(state, PendingAttack(attacker.format(), defender.format(), special, attack, defense))
+
+
+def _name(cat: Catalog, state: State, fid: FigureId) -> str:
+    return owned_label(cat, state, fid) if state.figure(fid) is not None else fid.format()
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def _dice(n: int) -> str:
+    return "die" if n == 1 else "dice"
+
+
+def _use_attack(
+    cat: Catalog,
+    state: State,
+    turn: Turn,
+    card: ArmyCard,
+    attacker: FigureId,
+    defender: FigureId,
+    special: str | None,
+) -> Turn:
+    """The turn with this attack counted; refuses one the figure may not make."""
+    me = attacker.format()
+    used = {fig: (power, n) for fig, power, n in turn.specials}
+    distinct = set(turn.attackers)
+    if me not in distinct and len(distinct) >= card.figures:
+        fail(f"An order marker activates {card.figures} figures of {card.title}: they have all attacked")
+    if special is None:
+        if me in distinct:
+            fail(f"{figure_label(cat, state, attacker)} has attacked this turn")
+        return replace(turn, attackers=(*turn.attackers, me))
+    power = special_power(cat, state, attacker, special)
+    previous = used.get(me)
+    if me in distinct and (previous is None or previous[0] != special):
+        fail(f"{figure_label(cat, state, attacker)} has made its attack this turn")
+    count = previous[1] if previous else 0
+    if power.params.get("all_adjacent"):
+        if (me, defender.format()) in turn.struck:
+            fail(f"{power.name} strikes each adjacent figure once")
+        struck = (*turn.struck, (me, defender.format()))
+    else:
+        if count >= power.number("uses", 1):
+            fail(f"{power.name} can be used {power.number('uses', 1)} times a turn")
+        struck = turn.struck
+    specials = (*(s for s in turn.specials if s[0] != me), (me, special, count + 1))
+    attackers = turn.attackers if me in distinct else (*turn.attackers, me)
+    return replace(turn, attackers=attackers, specials=specials, struck=struck)
+
+
+def leaving_engagement(
+    cat: Catalog, state: State, seat: int, attacker: FigureId, defender: FigureId, ev: list[Event]
+) -> State:
+    turn = state.turn
+    if turn is None or turn.step == "ending" or state.stack:
+        fail("Leaving-engagement attacks happen while the turn's figures move")
+    if defender not in acting_pool(cat, state):
+        fail("Only a figure moving this turn can be attacked as it leaves an engagement")
+    if attacker.seat != seat or not opponents(state, seat, defender.seat):
+        fail("The engaged opponent's player rolls the leaving-engagement attack")
+    figure = state.figure(attacker)
+    if figure is None or not figure.alive:
+        fail(f"{attacker.format()} is not on the battlefield")
+    unit = state.unit(defender.unit)
+    if unit is not None and power_active(cat, unit, "disengage"):
+        fail(f"{figure_label(cat, state, defender)} is never attacked when leaving an engagement")
+    ev.append(
+        Event(
+            "LeavingEngagement",
+            f"{figure_label(cat, state, defender)} leaves {owned_label(cat, state, attacker)}: "
+            "one die for a wound",
+            {"attacker": attacker.format(), "defender": defender.format()},
+        )
+    )
+    return push(state, PendingAttack(attacker.format(), defender.format(), None, 1, 0, kind="leaving"))
+
+
+def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: list[Event]) -> State:
+    """A figure moved down ``levels``: minor (the drop is its height or more: 1 die), major (10 more
+    than its height: 3 dice), extreme (20 more: the d20, 19-20 survives). Fliers never fall."""
+    figure = state.figure(fid)
+    if figure is None or not figure.alive or fid.seat != seat:
+        fail(f"{who(state, seat)} has no figure {fid.format()} on the battlefield")
+    if levels < 0:
+        fail("A drop is counted in levels down, from 0")
+    card = cat.card(fid.unit.card)
+    unit = state.unit(fid.unit)
+    name = figure_label(cat, state, fid)
+    if unit is not None and power_active(cat, unit, "flying"):
+        fail(f"{name} flies: no falling damage")
+    if levels < card.height:
+        fail(f"A drop of {levels} is less than {name}'s height of {card.height}: no fall")
+    if levels >= card.height + 20:
+        ev.append(Event("Fell", f"{name} falls {levels} levels: an extreme fall, roll the d20", {}))
+        return push(state, D20(seat, "extreme-fall", target=fid.format(), threshold=19))
+    dice = 3 if levels >= card.height + 10 else 1
+    kind = "major" if dice == 3 else ""
+    ev.append(
+        Event(
+            "Fell",
+            f"{name} falls {levels} levels: roll {dice} combat {_dice(dice)}"
+            + (" (a major fall)" if kind else ""),
+            {},
+        )
+    )
+    return push(state, PendingAttack(fid.format(), fid.format(), None, dice, 0, kind="fall"))
+
+
+# ------------------------------------------------------------------------------------------ rolls
+
+
+def attack_rolled(cat: Catalog, state: State, faces: tuple[str, ...], ev: list[Event]) -> State:
+    pending = state.top
+    assert isinstance(pending, PendingAttack) and pending.skulls is None
+    skulls = faces.count("skull")
+    if pending.kind != "attack" or pending.defense_dice == 0:
+        return resolve(cat, state, pending, faces, (), skulls, 0, ev)
+    ev.append(
+        Event("AttackRolled", f"{skulls} {'skull' if skulls == 1 else 'skulls'} rolled", {"skulls": skulls})
+    )
+    return evolve(state, stack=(*state.stack[:-1], replace(pending, skulls=skulls, attack_faces=faces)))
+
+
+def defense_rolled(cat: Catalog, state: State, faces: tuple[str, ...], ev: list[Event]) -> State:
+    pending = state.top
+    assert isinstance(pending, PendingAttack) and pending.skulls is not None
+    return resolve(
+        cat, state, pending, pending.attack_faces, faces, pending.skulls, faces.count("shield"), ev
+    )
+
+
+def resolve(
+    cat: Catalog,
+    state: State,
+    pending: PendingAttack,
+    attack_faces: tuple[str, ...],
+    defense_faces: tuple[str, ...],
+    skulls: int,
+    shields: int,
+    ev: list[Event],
+) -> State:
+    state = evolve(state, stack=state.stack[:-1])
+    defender = FigureId.parse(pending.defender)
+    hits = max(0, skulls - shields)
+    name = figure_label(cat, state, defender)
+    if pending.kind == "attack" and state.basic:
+        wounds = hits and 1
+        verb = f"{skulls} against {shields}: " + (f"{name} is destroyed" if hits else "blocked")
+    else:
+        wounds = hits
+        blocked = "blocked" if pending.kind == "attack" else "no wound"
+        verb = f"{skulls} against {shields}: " + (
+            f"{wounds} {'wound' if wounds == 1 else 'wounds'}" if wounds else blocked
+        )
+        if pending.kind != "attack":
+            verb = f"{skulls} {'skull' if skulls == 1 else 'skulls'}: " + (
+                f"{wounds} {'wound' if wounds == 1 else 'wounds'}" if wounds else "no wound"
+            )
+    ev.append(
+        Event("AttackResolved", f"{name}: {verb}", {"skulls": skulls, "shields": shields, "wounds": wounds})
+    )
+    attacker = FigureId.parse(pending.attacker)
+    by = attacker.seat if pending.kind != "fall" else None
+    if state.basic and pending.kind == "attack":
+        state, destroyed = (destroy(cat, state, defender, by, ev), True) if wounds else (state, False)
+    else:
+        state, destroyed = wound(cat, state, defender, wounds, by, ev)
+    last = LastAttack(
+        pending.attacker,
+        pending.defender,
+        pending.special,
+        pending.attack_dice,
+        pending.defense_dice,
+        attack_faces,
+        defense_faces,
+        skulls,
+        shields,
+        wounds,
+        destroyed,
+        pending.kind,
+    )
+    return evolve(state, last_attack=last)
+
+
+# --------------------------------------------------------------------------------- wounds, deaths
+
+
+def wound(
+    cat: Catalog, state: State, fid: FigureId, count: int, by: int | None, ev: list[Event]
+) -> tuple[State, bool]:
+    """``count`` wounds on a figure (a Hero's wound markers; a squad figure is destroyed by one);
+    returns the state and whether the figure was destroyed."""
+    figure = state.figure(fid)
+    if figure is None or not figure.alive or count <= 0:
+        return state, False
+    life = cat.card(fid.unit.card).life
+    total = figure.wounds + count
+    if total >= life:
+        return destroy(cat, state, fid, by, ev), True
+    ev.append(
+        Event(
+            "Wounded",
+            f"{figure_label(cat, state, fid)} has {total} of {life} wounds",
+            {"figure": fid.format(), "wounds": total},
+        )
+    )
+    return set_figure(state, fid, Figure(total, figure.status)), False
+
+
+def heal(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event]) -> State:
+    figure = state.figure(fid)
+    if figure is None or not figure.alive or figure.wounds == 0:
+        return state
+    left = max(0, figure.wounds - count)
+    ev.append(
+        Event(
+            "Healed",
+            f"{figure_label(cat, state, fid)}: {_count(figure.wounds - left, 'wound')} removed ({left} left)",
+            {"figure": fid.format(), "wounds": left},
+        )
+    )
+    return set_figure(state, fid, Figure(left, figure.status))
+
+
+def destroy(
+    cat: Catalog, state: State, fid: FigureId, by: int | None, ev: list[Event], status: str = DESTROYED
+) -> State:
+    """Takes a figure off the battlefield. For a common card the army holds several of, the destroyed
+    figure fills a card that already has destroyed figures first (rulebook, Destroying a Common Figure)."""
+    card = cat.card(fid.unit.card)
+    target = fid
+    if card.common and status == DESTROYED:
+        target = _fill_first(state, fid)
+    figure = state.figure(target)
+    assert figure is not None
+    state = set_figure(state, target, Figure(min(figure.wounds, card.life), status))
+    if status == EXITED:
+        ev.append(
+            Event(
+                "FigureExited",
+                f"{owned_label(cat, state, fid)} leaves the battlefield",
+                {"figure": fid.format()},
+            )
+        )
+        return state
+    ev.append(
+        Event("FigureDestroyed", f"{owned_label(cat, state, fid)} is destroyed", {"figure": fid.format()})
+    )
+    if by is not None and opponents(state, by, fid.seat):
+        killed = list(state.killed or (0,) * state.seats)
+        killed[by] += 1
+        state = evolve(state, killed=tuple(killed))
+    state = _drop_glyphs_of(state, target)
+    if state.unit(fid.unit) is not None and not state.unit(fid.unit).alive:  # type: ignore[union-attr]
+        ev.append(Event("CardOutOfPlay", f"{who(state, fid.seat)}'s {card.title}: every figure is gone", {}))
+    return state
+
+
+def _fill_first(state: State, fid: FigureId) -> FigureId:
+    twins = [(uid, unit) for uid, unit in state.units_of(fid.seat) if uid.card == fid.unit.card]
+    if len(twins) < 2:
+        return fid
+    for uid, unit in twins:
+        dead = any(not f.alive for f in unit.figures)
+        if dead and unit.alive:
+            return uid.figure(unit.living()[0])
+    return fid
+
+
+def _drop_glyphs_of(state: State, fid: FigureId) -> State:
+    me = fid.format()
+    if not any(g.holder == me for g in state.glyphs):
+        return state
+    return evolve(state, glyphs=tuple(replace(g, holder=None) if g.holder == me else g for g in state.glyphs))
+
+
+def figure_of_unit(uid: UnitId, number: int) -> FigureId:
+    return uid.figure(number)

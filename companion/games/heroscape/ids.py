@@ -1,0 +1,64 @@
+"""Names of army cards in play and of their figures, with paired parse and format.
+
+A unit is one army card in a player's army: ``"1:marro-stingers#2"`` is seat 1's second Marro Stingers
+card (the first copy needs no ``#1``: ``"0:shiori"``). A figure is one figure on a unit, counted from 1:
+``"1:marro-stingers#2/3"``. Seats count from 0, as everywhere in the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from companion.engine import MalformedActionError
+
+_UNIT = re.compile(r"^(\d+):([a-z0-9][a-z0-9-]*)(?:#(\d+))?$")
+
+
+@dataclass(frozen=True, order=True)
+class UnitId:
+    seat: int
+    card: str
+    copy: int = 1
+
+    @classmethod
+    def parse(cls, text: str) -> UnitId:
+        match = _UNIT.match(text)
+        if match is None or (match.group(3) is not None and int(match.group(3)) < 1):
+            raise MalformedActionError(f"{text!r} is not an army card in play (like 1:marro-stingers#2)")
+        return cls(int(match.group(1)), match.group(2), int(match.group(3) or 1))
+
+    def format(self) -> str:
+        suffix = f"#{self.copy}" if self.copy != 1 else ""
+        return f"{self.seat}:{self.card}{suffix}"
+
+    def figure(self, number: int) -> FigureId:
+        return FigureId(self, number)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+@dataclass(frozen=True, order=True)
+class FigureId:
+    unit: UnitId
+    number: int = 1
+
+    @classmethod
+    def parse(cls, text: str) -> FigureId:
+        unit, slash, number = text.rpartition("/")
+        if not slash:
+            unit, number = text, "1"  # a hero: its card names its one figure
+        if not number.isdigit() or int(number) < 1:
+            raise MalformedActionError(f"{text!r} is not a figure (like 1:marro-stingers#2/3)")
+        return cls(UnitId.parse(unit), int(number))
+
+    def format(self) -> str:
+        return f"{self.unit.format()}/{self.number}"
+
+    @property
+    def seat(self) -> int:
+        return self.unit.seat
+
+    def __str__(self) -> str:
+        return self.format()

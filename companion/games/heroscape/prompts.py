@@ -1,0 +1,384 @@
+"""What the table must do next (the prompt) and every action the rules allow now (legal actions).
+
+Where the answers are few they are the prompt's choices (labels people read); where they are open
+(an attack: any figure of the turn against any opponent's, with what the map says) the prompt names the
+task and the view lists what the phone's form offers. Legal actions list every choice, and for open
+inputs one action per distinct answer: each attack (with the conditions it needs), each marker layout
+(at most MARKER_LAYOUTS of them), each distinct throw of the dice asked for.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+
+from companion.engine import Action, Choice, PlayerId, Prompt, Roll, RollRequest
+from companion.games.heroscape.actions import (
+    COMBAT,
+    COMBAT_FACES,
+    D20,
+    D20_FACES,
+    AddCard,
+    ArmyReady,
+    Attack,
+    Choose,
+    ChooseCard,
+    Declare,
+    Decline,
+    EndTurn,
+    Moved,
+    PlaceMarkers,
+    UsePower,
+)
+from companion.games.heroscape.armies import affordable, army_points
+from companion.games.heroscape.catalog import Catalog, Scenario
+from companion.games.heroscape.combat import ADJACENT, adjacency_required
+from companion.games.heroscape.common import (
+    acting_pool,
+    acting_unit,
+    figure_label,
+    living_figures,
+    opponents,
+    owned_label,
+    unit_label,
+    who,
+)
+from companion.games.heroscape.glyphs import nilrend_targets, ored_targets, wannok_victims
+from companion.games.heroscape.ids import FigureId, UnitId
+from companion.games.heroscape.powers import rebirth_cards, targets, usable_power
+from companion.games.heroscape.rounds import basic_seat, hive_mind_squads, must_place
+from companion.games.heroscape.state import D20 as D20Step
+from companion.games.heroscape.state import Ask, PendingAttack, State
+
+MARKER_LAYOUTS = 256
+BASIC_FIRST_DICE = 6
+"""The Basic Game: each player rolls six combat dice; the most skulls goes first."""
+
+
+def p(seat: int) -> PlayerId:
+    return PlayerId(seat)
+
+
+def combat_throws(count: int) -> list[tuple[str, ...]]:
+    """One throw per distinct count of skulls, shields and blanks."""
+    return [tuple(t) for t in itertools.combinations_with_replacement(COMBAT_FACES, count)]
+
+
+# ------------------------------------------------------------------------------------------ prompt
+
+
+def prompt(cat: Catalog, state: State, scenario: Scenario, sets: int) -> Prompt | None:
+    if state.finished:
+        return None
+    top = state.top
+    if isinstance(top, PendingAttack):
+        return _attack_prompt(cat, state, top)
+    if isinstance(top, D20Step):
+        return Prompt("d20", (p(top.seat),), _d20_text(cat, state, top), roll=RollRequest(D20, 1, D20_FACES))
+    if isinstance(top, Ask):
+        return _ask_prompt(cat, state, top)
+    if state.phase == "rolloff" and state.rolloff is not None:
+        return _rolloff_prompt(state)
+    if state.phase == "draft" and state.draft is not None:
+        seat = state.draft.order[state.draft.index]
+        return Prompt(
+            "draft", (p(seat),), _draft_text(cat, state, seat), _choices(cat, state, scenario, sets)
+        )
+    if state.phase == "army":
+        waiting = tuple(p(s) for s in range(state.seats) if not state.sides[s].ready)
+        limit = max(state.limits) if state.limits else 0
+        return Prompt(
+            "army",
+            waiting,
+            f"Gather your armies: lay each army card on your army reader (up to {limit} points)",
+        )
+    if state.phase == "markers":
+        return Prompt(
+            "order_markers", tuple(p(s) for s in must_place(state)), "Place your order markers on your phones"
+        )
+    if state.phase == "turns":
+        return _turn_prompt(cat, state)
+    return None
+
+
+def _attack_prompt(cat: Catalog, state: State, step: PendingAttack) -> Prompt:
+    attacker, defender = FigureId.parse(step.attacker), FigureId.parse(step.defender)
+    if step.skulls is None:
+        n = step.attack_dice
+        what = {
+            "attack": f"attack {'die' if n == 1 else 'dice'} for {figure_label(cat, state, attacker)}",
+            "leaving": "die for the leaving-engagement attack",
+            "fall": f"{'die' if n == 1 else 'dice'} for the fall",
+        }[step.kind]
+        text = f"{who(state, attacker.seat)}: roll {n} {what}"
+        return Prompt("attack_roll", (p(attacker.seat),), text, roll=RollRequest(COMBAT, n, COMBAT_FACES))
+    n = step.defense_dice
+    dice = "die" if n == 1 else "dice"
+    text = f"{who(state, defender.seat)}: roll {n} defense {dice} for {figure_label(cat, state, defender)}"
+    return Prompt("defense_roll", (p(defender.seat),), text, roll=RollRequest(COMBAT, n, COMBAT_FACES))
+
+
+def _d20_text(cat: Catalog, state: State, step: D20Step) -> str:
+    name = who(state, step.seat)
+    texts = {
+        "power": f"roll the d20 ({step.threshold}+ works)",
+        "glyph": f"roll the d20 for the {cat.glyph(step.source).title} ({step.threshold}+ works)"
+        if cat.has_glyph(step.source)
+        else "roll the d20",
+        "extreme-fall": "roll the d20 for the extreme fall (19-20 survives)",
+        "drink": "roll the d20: drink from the Waters of Life",
+        "flood": f"roll the d20: the wall of water floods on {step.threshold} or lower",
+        "wannok": "roll the d20 for the Glyph of Wannok",
+    }
+    return f"{name}: {texts.get(step.purpose, 'roll the d20')}"
+
+
+def _rolloff_prompt(state: State) -> Prompt:
+    rolloff = state.rolloff
+    assert rolloff is not None
+    seat = rolloff.waiting[0]
+    if rolloff.purpose == "first":
+        return Prompt(
+            "rolloff",
+            (p(seat),),
+            f"Who goes first: {who(state, seat)} rolls six combat dice (most skulls)",
+            roll=RollRequest(COMBAT, BASIC_FIRST_DICE, COMBAT_FACES),
+        )
+    what = {
+        "draft": "who drafts first",
+        "initiative": "initiative",
+        "hive": "who controls the Marro Hive",
+        "placement": "who places first",
+    }
+    again = " again (a tie)" if rolloff.rolls == () and len(rolloff.contenders) < len(playing(state)) else ""
+    text = (
+        f"{what.get(rolloff.purpose, rolloff.purpose).capitalize()}: {who(state, seat)} rolls the d20{again}"
+    )
+    return Prompt("rolloff", (p(seat),), text, roll=RollRequest(D20, 1, D20_FACES))
+
+
+def playing(state: State) -> list[int]:
+    return [s for s in range(state.seats) if not state.sides[s].out]
+
+
+def _draft_text(cat: Catalog, state: State, seat: int) -> str:
+    draft = state.draft
+    assert draft is not None
+    points = army_points(cat, state.sides[seat])
+    cards = "a card" if draft.picks == 1 else f"{draft.picks} cards"
+    return f"{who(state, seat)} drafts {cards} ({points} of {state.limits[seat]} points), or passes"
+
+
+def _ask_prompt(cat: Catalog, state: State, ask: Ask) -> Prompt:
+    seat = ask.seat
+    name = who(state, seat)
+    options = ask_choices(cat, state, ask)
+    texts: dict[str, Callable[[], str]] = {
+        "hive-mind": lambda: f"{name}: Hive Mind: take a turn with a Marro squad first?",
+        "nilrend": lambda: f"{name}: Glyph of Nilrend: choose an opponent's unique figure to negate",
+        "ored": lambda: f"{name}: Glyph of Ored: take a marker from which opponent's card?",
+        "lose-marker": lambda: (
+            f"{name}: which marker was taken from {_unit_name(cat, state, ask.subject)}? Tell your phone"
+        ),
+        "wannok": lambda: f"{name}: Glyph of Wannok: choose an opponent to wound one of his figures",
+        "wannok-wound": lambda: f"{name}: Glyph of Wannok: choose one of your figures to wound",
+        "rebirth": lambda: f"{name}: Marro Rebirth: which squad's figure is reborn?",
+        "rebirth-offer": lambda: f"{name}: Marro Rebirth: roll for a destroyed Marro to return?",
+        "drink": lambda: (
+            f"{name}: does {_figure_name(cat, state, ask.subject)} end the turn in the Waters of Life?"
+        ),
+        "flood": lambda: f"{name}: which of your figures stand on Level 1 or in water? They are swept away",
+        "siren": lambda: f"{name}: the Siren's Call: wound one of your figures within 7 spaces of the Hive",
+        "siren-adjacent": lambda: f"{name}: did any figure end its turn adjacent to the infected Hive?",
+    }
+    text = texts.get(ask.purpose, lambda: f"{name}: choose")()
+    return Prompt(ask.purpose, (p(seat),), text, tuple(options))
+
+
+def _unit_name(cat: Catalog, state: State, text: str) -> str:
+    return unit_label(cat, state, UnitId.parse(text)) if text else "a card"
+
+
+def _figure_name(cat: Catalog, state: State, text: str) -> str:
+    return figure_label(cat, state, FigureId.parse(text)) if text else "the figure"
+
+
+def ask_choices(cat: Catalog, state: State, ask: Ask) -> list[Choice]:
+    seat = p(ask.seat)
+    decline = Choice("No" if ask.purpose in ("drink", "rebirth-offer") else "Decline", Decline(seat))
+    purpose = ask.purpose
+    if purpose == "hive-mind":
+        out = [
+            Choice(
+                f"Hive Mind: {unit_label(cat, state, uid)} first", Choose(seat, f"hive-mind:{uid.format()}")
+            )
+            for uid in hive_mind_squads(cat, state)
+        ]
+        return [*out, Choice("No: the Hive's own turn", Decline(seat))]
+    if purpose == "nilrend":
+        return [
+            Choice(f"Negate {who(state, u.seat)}'s {unit_label(cat, state, u)}", Choose(seat, u.format()))
+            for u in nilrend_targets(cat, state, ask.seat)
+        ] + [decline]
+    if purpose == "ored":
+        return [
+            Choice(f"{who(state, UnitId.parse(u).seat)}'s {_unit_name(cat, state, u)}", Choose(seat, u))
+            for u in ored_targets(state, ask.seat)
+        ]
+    if purpose == "wannok":
+        return [
+            Choice(f"{who(state, o)} wounds a figure", Choose(seat, str(o)))
+            for o in wannok_victims(state, ask.seat)
+        ] + [decline]
+    if purpose == "wannok-wound":
+        return [
+            Choice(f"Wound {figure_label(cat, state, f)}", Choose(seat, f.format()))
+            for f in living_figures(state, ask.seat)
+        ]
+    if purpose == "rebirth":
+        return [
+            Choice(f"A {cat.card(c).title} figure", Choose(seat, c))
+            for c in rebirth_cards(cat, state, ask.seat)
+        ]
+    if purpose in ("rebirth-offer", "drink"):
+        return [Choice("Yes: roll the d20", Choose(seat, "roll")), decline]
+    if purpose == "siren":
+        figures = living_figures(state, ask.seat)
+        out = [
+            Choice(f"Wound {figure_label(cat, state, f)}", Declare(seat, "siren", (f.format(),)))
+            for f in figures
+        ]
+        return [*out, Choice("None within 7 spaces", Declare(seat, "siren", ()))]
+    if purpose == "siren-adjacent":
+        figures = [f for f in acting_pool(cat, state) if state.figure(f) and state.figure(f).alive]  # type: ignore[union-attr]
+        out = [
+            Choice(
+                f"{figure_label(cat, state, f)} is adjacent", Declare(seat, "siren-adjacent", (f.format(),))
+            )
+            for f in figures
+        ]
+        return [Choice("None", Declare(seat, "siren-adjacent", ())), *out]
+    if purpose == "flood":
+        return [Choice("None of mine", Declare(seat, "flooded", ()))]
+    return []
+
+
+def _turn_prompt(cat: Catalog, state: State) -> Prompt | None:
+    turn = state.turn
+    if state.basic and turn is None:
+        seat = basic_seat(state)
+        options = [
+            Choice(unit_label(cat, state, uid), ChooseCard(p(seat), uid.format()))
+            for uid, unit in state.units_of(seat)
+            if unit.alive
+        ]
+        return Prompt(
+            "choose_card",
+            (p(seat),),
+            f"{who(state, seat)}: choose an army card for this turn",
+            tuple(options),
+        )
+    if turn is None or turn.step in ("ending", "after"):
+        return None
+    uid = acting_unit(state)
+    assert uid is not None
+    title = unit_label(cat, state, uid)
+    marker = f" {turn.marker + 1}" if turn.marker >= 0 else ""
+    step = "move, then attack" if turn.step == "move" else "attack, or end the turn"
+    if turn.hive_mind:
+        step = f"Hive Mind turn: {step}"
+    text = f"{who(state, turn.seat)}'s turn{marker}, {title}: {step}"
+    return Prompt("turn", (p(turn.seat),), text, tuple(turn_choices(cat, state)))
+
+
+def turn_choices(cat: Catalog, state: State) -> list[Choice]:
+    turn = state.turn
+    assert turn is not None
+    seat = p(turn.seat)
+    out = []
+    if turn.step == "move" and not state.basic:
+        out.append(Choice("Done moving", Moved(seat)))
+    uid = acting_unit(state)
+    assert uid is not None
+    for power in () if state.basic else cat.card(uid.card).powers_of("d20"):
+        try:
+            usable_power(cat, state, turn.seat, power.id, uid.format())
+        except ValueError:
+            continue
+        for aim in targets(cat, state, power):
+            label = f"{power.name}: {owned_label(cat, state, aim)}"
+            out.append(Choice(label, UsePower(seat, power.id, uid.format(), aim.format())))
+    out.append(
+        Choice("End the turn" if not turn.hive_mind else "End the Hive Mind squad's turn", EndTurn(seat))
+    )
+    return out
+
+
+def _choices(cat: Catalog, state: State, scenario: Scenario, sets: int) -> tuple[Choice, ...]:
+    draft = state.draft
+    assert draft is not None
+    seat = draft.order[draft.index]
+    cards = affordable(cat, state, scenario, seat, sets)
+    out = [Choice(f"{cat.card(c).title} ({cat.card(c).points})", AddCard(p(seat), c)) for c in cards]
+    return (*out, Choice("Pass: my army is complete", ArmyReady(p(seat))))
+
+
+# ----------------------------------------------------------------------------------- legal actions
+
+
+def legal(cat: Catalog, state: State, scenario: Scenario, sets: int) -> list[Action]:
+    asked = prompt(cat, state, scenario, sets)
+    if asked is None:
+        return []
+    out: list[Action] = [c.action for c in asked.choices]
+    if asked.roll is not None:
+        throws = combat_throws(asked.roll.count) if asked.roll.die == COMBAT else [(f,) for f in D20_FACES]
+        out.extend(Roll(pl, asked.roll.die, t) for pl in asked.players for t in throws)
+    if asked.kind == "army":
+        for seat in asked.players:
+            out.extend(AddCard(seat, c) for c in affordable(cat, state, scenario, seat, sets))
+            if state.sides[seat].units:
+                out.append(ArmyReady(seat))
+    elif asked.kind == "order_markers":
+        for seat in asked.players:
+            out.extend(marker_layouts(state, seat))
+    elif asked.kind == "turn":
+        out.extend(attacks(cat, state))
+    return out
+
+
+def marker_layouts(state: State, seat: int) -> list[PlaceMarkers]:
+    units = [uid.format() for uid, unit in state.units_of(seat) if unit.alive]
+    layouts = itertools.islice(itertools.product(units, repeat=4), MARKER_LAYOUTS)
+    return [PlaceMarkers(p(seat), tuple(layout)) for layout in layouts]  # type: ignore[arg-type]
+
+
+def attacks(cat: Catalog, state: State) -> list[Attack]:
+    """Every attack the turn's figures may still make, each with the conditions it needs."""
+    turn = state.turn
+    if turn is None or state.stack:
+        return []
+    out = []
+    for attacker in acting_pool(cat, state):
+        powers = () if state.basic else cat.card(attacker.unit.card).powers_of("special-attack")
+        specials = [None, *(pw.id for pw in powers)]
+        for defender in opponents_figures(state, turn.seat):
+            for special in specials:
+                conditions: Sequence[str] = (
+                    (ADJACENT,) if special is None and adjacency_required(cat, state, defender) else ()
+                )
+                out.append(
+                    Attack(
+                        p(turn.seat), attacker.format(), defender.format(), special, "none", tuple(conditions)
+                    )
+                )
+    return out
+
+
+def opponents_figures(state: State, seat: int) -> list[FigureId]:
+    return [
+        f
+        for other in range(state.seats)
+        if opponents(state, seat, other)
+        for f in living_figures(state, other)
+    ]

@@ -1,0 +1,288 @@
+// HeroScape on the phone: order markers placed in secret from this phone's seat, armies gathered card
+// by card, the attack form (attacker, target, height, what the map says) with the odds before the
+// roll, leaving-engagement attacks, falls, glyphs, the scenario's declarations and hand corrections.
+"use strict";
+
+(function () {
+  var form = {}; // the forms' choices, kept across redraws (a view arrives after every input)
+
+  function units(game, seat) {
+    var player = (game.players || [])[seat];
+    return player ? player.army : [];
+  }
+
+  function figures(game, seat, alive) {
+    var out = [];
+    units(game, seat).forEach(function (u) {
+      u.figures.forEach(function (f) { if (!alive || f.status === "alive") out.push({ id: f.id, label: f.label, unit: u }); });
+    });
+    return out;
+  }
+
+  function labelled(ctx, text, control) {
+    var l = ctx.el("label", null, text);
+    l.appendChild(control);
+    return l;
+  }
+
+  function select(ctx, key, values, onchange) {
+    // values: [[value, label]]; the chosen value lives in form[key].
+    var s = ctx.el("select");
+    s.id = "hs-" + key;
+    values.forEach(function (v) { ctx.option(s, v[0], v[1]); });
+    if (form[key] !== undefined && values.some(function (v) { return v[0] === form[key]; })) s.value = form[key];
+    form[key] = s.value;
+    s.onchange = function () { form[key] = s.value; if (onchange) onchange(); };
+    return s;
+  }
+
+  function button(ctx, text, cls, onclick, id) {
+    var b = ctx.el("button", cls, text);
+    b.type = "button";
+    if (id) b.id = id;
+    b.onclick = onclick;
+    return b;
+  }
+
+  function mySeat(ctx, prompt) {
+    var seat = ctx.seat();
+    if (seat !== null) return seat;
+    return prompt && prompt.players && prompt.players.length === 1 ? prompt.players[0] : null;
+  }
+
+  // ------------------------------------------------------------------------------ order markers
+
+  function markers(box, game, prompt, ctx) {
+    var seat = ctx.seat();
+    var secret = ctx.privateView();
+    if (seat === null) {
+      box.appendChild(ctx.el("p", "hint", "Choose which player this phone plays (above): markers are placed in secret, each on its own phone."));
+      return;
+    }
+    if (prompt.players.indexOf(seat) < 0) {
+      box.appendChild(ctx.el("p", "hint", "Your markers are placed. Waiting for the others…"));
+      return;
+    }
+    var living = ((secret && secret.units) || []).filter(function (u) { return u.alive; });
+    if (!living.length) return;
+    var values = living.map(function (u) { return [u.unit, u.title]; });
+    var row = ctx.el("div", "hs-marker-form");
+    ["1", "2", "3", "X"].forEach(function (m) { row.appendChild(labelled(ctx, "Marker " + m, select(ctx, "marker" + m, values))); });
+    box.appendChild(row);
+    box.appendChild(button(ctx, "Place my markers (face down)", "primary", function () {
+      ctx.act({ kind: "place_markers", player: seat, markers: ["1", "2", "3", "X"].map(function (m) { return form["marker" + m]; }) });
+    }, "hs-place-markers"));
+  }
+
+  function myMarkers(box, ctx) {
+    var secret = ctx.privateView();
+    if (!secret || !secret.markers) return;
+    var list = ctx.el("p", "hs-my-markers");
+    list.appendChild(ctx.el("strong", null, "Your markers: "));
+    list.appendChild(document.createTextNode(["1", "2", "3", "X"].map(function (m) {
+      var info = secret.markers[m];
+      var state = info.removed ? " (taken)" : info.revealed ? " ✓" : "";
+      return m + " " + info.title + state;
+    }).join(" · ")));
+    box.appendChild(list);
+  }
+
+  function loseMarker(box, prompt, ctx) {
+    var secret = ctx.privateView();
+    var seat = ctx.seat();
+    if (seat === null || prompt.players.indexOf(seat) < 0 || !secret || !secret.lose_marker_options) {
+      box.appendChild(ctx.el("p", "hint", "The player whose marker was taken tells their own phone which one."));
+      return;
+    }
+    secret.lose_marker_options.forEach(function (m) {
+      box.appendChild(button(ctx, "Marker " + m + " was taken", null, function () { ctx.act({ kind: "lose_marker", player: seat, marker: m }); }));
+    });
+  }
+
+  // ------------------------------------------------------------------------------------- armies
+
+  function army(box, game, prompt, ctx) {
+    var seat = mySeat(ctx, prompt);
+    var waiting = prompt.players;
+    if (seat === null || waiting.indexOf(seat) < 0) seat = waiting.length ? waiting[0] : null;
+    if (seat === null) return;
+    var player = game.players[seat];
+    box.appendChild(ctx.el("h3", null, player.name + "'s army: " + player.army_points + " of " + player.limit + " points"));
+    var cards = ctx.catalog(game.game).map(function (c) { return [c.id, c.title + " (" + c.points + ")"]; });
+    var row = ctx.el("div", "row");
+    row.appendChild(select(ctx, "add", cards));
+    row.appendChild(button(ctx, "Add card", "primary", function () { ctx.act({ kind: "add_card", player: seat, card: form.add }); }, "hs-add-card"));
+    box.appendChild(row);
+    player.army.forEach(function (u) {
+      box.appendChild(button(ctx, "Remove " + u.title, "small", function () { ctx.act({ kind: "remove_card", player: seat, unit: u.unit }); }));
+    });
+    box.appendChild(button(ctx, "My army is ready", null, function () { ctx.act({ kind: "army_ready", player: seat }); }, "hs-army-ready"));
+  }
+
+  // ------------------------------------------------------------------------------------ attacks
+
+  function attackForm(box, game, turn, ctx) {
+    var attackers = turn.attackers.filter(function (a) { return !a.attacked || a.specials.length; });
+    if (!attackers.length || !turn.targets.length) return;
+    var details = ctx.el("div", "hs-attack-form");
+    details.appendChild(ctx.el("h3", null, "Attack"));
+    details.appendChild(labelled(ctx, "Attacker", select(ctx, "attacker", attackers.map(function (a) { return [a.id, a.label + (a.attacked ? " (attacked)" : "")]; }), ctx.redraw)));
+    var attacker = attackers.filter(function (a) { return a.id === form.attacker; })[0] || attackers[0];
+    var kinds = [["", "Normal attack"]].concat(attacker.specials.map(function (s) { return [s.id, s.name]; }));
+    details.appendChild(labelled(ctx, "With", select(ctx, "special", kinds)));
+    details.appendChild(labelled(ctx, "Target", select(ctx, "target", turn.targets.map(function (t) { return [t.id, t.label]; }), ctx.redraw)));
+    details.appendChild(labelled(ctx, "Height advantage", select(ctx, "height", [["none", "None"], ["attacker", "Attacker is higher (+1)"], ["attacker-major", "Attacker 10+ levels higher (+2)"], ["defender", "Defender is higher (+1)"], ["defender-major", "Defender 10+ levels higher (+2)"]])));
+    var target = turn.targets.filter(function (t) { return t.id === form.target; })[0] || turn.targets[0];
+    var labels = {};
+    (game.conditions || []).forEach(function (c) { labels[c.id] = c.label; });
+    var checks = [];
+    (target.conditions || []).concat(attacker.conditions || []).forEach(function (c) {
+      var box2 = ctx.el("input");
+      box2.type = "checkbox";
+      box2.dataset.condition = c;
+      box2.checked = !!form["c-" + c];
+      box2.onchange = function () { form["c-" + c] = box2.checked; };
+      var l = ctx.el("label", "check", labels[c] || c);
+      l.insertBefore(box2, l.firstChild);
+      details.appendChild(l);
+      checks.push(box2);
+    });
+    details.appendChild(button(ctx, "Declare the attack", "primary", function () {
+      var conditions = checks.filter(function (c) { return c.checked; }).map(function (c) { return c.dataset.condition; });
+      ctx.act({ kind: "attack", player: turn.player, attacker: form.attacker, defender: form.target, special: form.special || null, height: form.height, conditions: conditions });
+    }, "hs-declare"));
+    box.appendChild(details);
+  }
+
+  function moreForms(box, game, turn, ctx) {
+    var more = ctx.el("details", "hs-more");
+    more.open = !!form.moreOpen;
+    more.ontoggle = function () { form.moreOpen = more.open; };
+    more.appendChild(ctx.el("summary", null, "Leaving engagement, falls, glyphs"));
+    var movers = turn.movers.map(function (m) { return [m.id, m.label]; });
+    var enemies = turn.targets.map(function (t) { return [t.id, t.label]; });
+    // Leaving engagement: the engaged opponent's figure rolls one die at the mover.
+    more.appendChild(ctx.el("h3", null, "Leaving an engagement"));
+    more.appendChild(labelled(ctx, "Moving figure", select(ctx, "le-def", movers)));
+    more.appendChild(labelled(ctx, "Engaged opponent", select(ctx, "le-att", enemies)));
+    more.appendChild(button(ctx, "It attacks as the figure leaves", null, function () {
+      var attacker = form["le-att"];
+      ctx.act({ kind: "leaving_engagement", player: parseInt(attacker.split(":")[0], 10), attacker: attacker, defender: form["le-def"] });
+    }));
+    more.appendChild(ctx.el("h3", null, "A fall"));
+    more.appendChild(labelled(ctx, "Figure", select(ctx, "fall-fig", movers)));
+    var levels = ctx.el("input");
+    levels.type = "number";
+    levels.min = 0;
+    levels.value = form.levels || 4;
+    levels.oninput = function () { form.levels = levels.value; };
+    more.appendChild(labelled(ctx, "Levels down (not onto water)", levels));
+    more.appendChild(button(ctx, "It fell", null, function () {
+      ctx.act({ kind: "fall", player: turn.player, figure: form["fall-fig"], levels: parseInt(levels.value, 10) || 0 });
+    }));
+    more.appendChild(ctx.el("h3", null, "A glyph"));
+    more.appendChild(labelled(ctx, "Figure", select(ctx, "glyph-fig", movers)));
+    more.appendChild(labelled(ctx, "Glyph", select(ctx, "glyph", (game.glyph_catalog || []).map(function (g) { return [g.id, g.title + " (" + g.power + ")"]; }))));
+    more.appendChild(button(ctx, "It stops on the glyph", null, function () {
+      ctx.act({ kind: "glyph", player: turn.player, figure: form["glyph-fig"], glyph: form.glyph });
+    }));
+    (game.glyphs || []).forEach(function (g) {
+      if (g.removed || !g.holder || parseInt(g.holder.split(":")[0], 10) !== turn.player) return;
+      more.appendChild(button(ctx, g.holder_label + " leaves the " + g.title, "small", function () {
+        ctx.act({ kind: "leave_glyph", player: turn.player, glyph: g.id, conditions: g.id === "proftaka" ? ["friend-adjacent"] : [] });
+      }));
+    });
+    box.appendChild(more);
+  }
+
+  function declarations(box, game, ctx) {
+    var rules = (game.scenario && game.scenario.rules) || [];
+    var seat = ctx.seat();
+    if (rules.indexOf("exit-zone") >= 0 && (seat === 0 || seat === null)) {
+      figures(game, 0, true).filter(function (f) { return f.unit.hero; }).forEach(function (f) {
+        box.appendChild(button(ctx, f.label + " reached the Exit Zone", "small", function () { ctx.act({ kind: "declare", player: 0, fact: "exited", figures: [f.id] }); }));
+      });
+    }
+    if (rules.indexOf("zone-control") >= 0 && (seat === 0 || seat === null)) {
+      box.appendChild(button(ctx, "Player 1 holds a zone alone", "small", function () { ctx.act({ kind: "declare", player: 0, fact: "zone", figures: [] }); }));
+    }
+    if (rules.indexOf("water-spaces") >= 0 && (seat === 1 || seat === null)) {
+      box.appendChild(button(ctx, "Player 2 occupies four water spaces", "small", function () { ctx.act({ kind: "declare", player: 1, fact: "water", figures: [] }); }));
+    }
+  }
+
+  function flood(box, game, prompt, ctx) {
+    var seat = prompt.players[0];
+    var mine = figures(game, seat, true);
+    var checks = mine.map(function (f) {
+      var c = ctx.el("input");
+      c.type = "checkbox";
+      c.value = f.id;
+      var l = ctx.el("label", "check", f.label);
+      l.insertBefore(c, l.firstChild);
+      box.appendChild(l);
+      return c;
+    });
+    box.appendChild(button(ctx, "These are swept away", "primary", function () {
+      ctx.act({ kind: "declare", player: seat, fact: "flooded", figures: checks.filter(function (c) { return c.checked; }).map(function (c) { return c.value; }) });
+    }));
+  }
+
+  function odds(box, game) {
+    var pending = game.pending_attack;
+    if (!pending || !pending.odds) return;
+    var o = pending.odds;
+    box.appendChild(TableControl.ctx.el("p", "hs-odds", pending.attack_dice + " attack vs " + pending.defense_dice + " defense: " +
+      (o.p_at_least_one * 100).toFixed(1) + "% to wound, " + o.expected.toFixed(2) + " wounds expected"));
+  }
+
+  // --------------------------------------------------------------------------------- corrections
+
+  function corrections(box, game, ctx) {
+    var details = ctx.el("details", "card");
+    details.open = !!form.fixOpen;
+    details.ontoggle = function () { form.fixOpen = details.open; };
+    details.appendChild(ctx.el("summary", null, "Correct wounds and figures"));
+    var all = [];
+    (game.players || []).forEach(function (p) { figures(game, p.seat, false).forEach(function (f) { all.push([f.id, p.name + ": " + f.label + " (" + f.unit.figures.filter(function (x) { return x.id === f.id; })[0].status + ")"]); }); });
+    if (!all.length) return;
+    details.appendChild(labelled(ctx, "Figure", select(ctx, "fix-fig", all)));
+    var wounds = ctx.el("input");
+    wounds.type = "number";
+    wounds.min = 0;
+    wounds.value = form.fixWounds || 0;
+    wounds.oninput = function () { form.fixWounds = wounds.value; };
+    details.appendChild(labelled(ctx, "Wound markers", wounds));
+    var owner = function () { return parseInt(form["fix-fig"].split(":")[0], 10); };
+    var row = ctx.el("div", "row");
+    row.appendChild(button(ctx, "Set wounds", null, function () { ctx.act({ kind: "correct_wounds", player: owner(), figure: form["fix-fig"], wounds: parseInt(wounds.value, 10) || 0 }); }));
+    row.appendChild(button(ctx, "On the battlefield", null, function () { ctx.act({ kind: "correct_status", player: owner(), figure: form["fix-fig"], status: "alive" }); }));
+    row.appendChild(button(ctx, "Destroyed", "danger", function () { ctx.act({ kind: "correct_status", player: owner(), figure: form["fix-fig"], status: "destroyed" }); }));
+    details.appendChild(row);
+    box.appendChild(details);
+  }
+
+  TableControl.register("heroscape", {
+    wantsPrivate: true,
+    prompt: function (box, game, prompt, ctx) {
+      if (!prompt) return false;
+      if (prompt.kind === "order_markers") markers(box, game, prompt, ctx);
+      else if (prompt.kind === "lose-marker") loseMarker(box, prompt, ctx);
+      else if (prompt.kind === "army") army(box, game, prompt, ctx);
+      else if (prompt.kind === "flood") flood(box, game, prompt, ctx);
+      else if (prompt.kind === "attack_roll" || prompt.kind === "defense_roll") odds(box, game);
+      else if (prompt.kind === "turn" && game.turn) {
+        attackForm(box, game, game.turn, ctx);
+        moreForms(box, game, game.turn, ctx);
+      }
+      return false;
+    },
+    panel: function (box, game, view, ctx) {
+      var mine = ctx.el("section", "card");
+      myMarkers(mine, ctx);
+      declarations(mine, game, ctx);
+      if (mine.children.length) box.appendChild(mine);
+      if (!game.finished) corrections(box, game, ctx);
+    },
+  });
+})();

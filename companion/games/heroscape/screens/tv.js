@@ -1,0 +1,183 @@
+// HeroScape on the TV: each player's army cards with their figures and wounds, the round track,
+// initiative and turn order, revealed order markers, glyphs in play, the last attack with its dice,
+// and what the scenario asks to win. Order markers show only once revealed: a player who placed his
+// shows a tick, never where.
+"use strict";
+
+(function () {
+  var el = TableTV.el;
+  var SVG = "http://www.w3.org/2000/svg";
+  var FACES = {
+    // Drawn, not font glyphs: the TV's browser may have no symbol font.
+    skull: "M12 2C7 2 4 5.6 4 10c0 2.6 1.2 4.6 3 5.8V19h3v-2h4v2h3v-3.2c1.8-1.2 3-3.2 3-5.8 0-4.4-3-8-8-8zM8.5 13a2 2 0 1 1 0-4 2 2 0 0 1 0 4zm7 0a2 2 0 1 1 0-4 2 2 0 0 1 0 4z",
+    shield: "M12 2 4 5v6c0 5 3.4 9.3 8 11 4.6-1.7 8-6 8-11V5l-8-3z",
+    blank: "",
+  };
+
+  function icon(face, extra) {
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("class", "hs-die hs-die-" + face + (extra ? " " + extra : ""));
+    var rect = document.createElementNS(SVG, "rect");
+    rect.setAttribute("x", "0.5");
+    rect.setAttribute("y", "0.5");
+    rect.setAttribute("width", "23");
+    rect.setAttribute("height", "23");
+    rect.setAttribute("rx", "4");
+    svg.appendChild(rect);
+    if (FACES[face]) {
+      var path = document.createElementNS(SVG, "path");
+      path.setAttribute("d", FACES[face]);
+      svg.appendChild(path);
+    }
+    return svg;
+  }
+
+  function pips(unit) {
+    var box = el("div", "hs-pips");
+    if (unit.hero) {
+      // A Hero: one box per point of Life, the wounded ones filled.
+      var figure = unit.figures[0];
+      for (var i = 0; i < unit.life; i++) {
+        var dead = figure.status !== "alive";
+        box.appendChild(el("span", "hs-life" + (dead || i < figure.wounds ? " is-wounded" : "")));
+      }
+      return box;
+    }
+    unit.figures.forEach(function (f) {
+      box.appendChild(el("span", "hs-figure" + (f.status === "alive" ? "" : " is-gone"), ""));
+    });
+    return box;
+  }
+
+  function cardRow(unit, active) {
+    var row = el("div", "hs-card" + (unit.living ? "" : " is-out") + (active ? " is-acting" : ""));
+    row.dataset.unit = unit.unit;
+    var name = el("div", "hs-card-name");
+    name.appendChild(el("span", "hs-card-title", unit.title));
+    if (unit.negated) name.appendChild(el("span", "hs-badge hs-negated", "negated"));
+    row.appendChild(name);
+    row.appendChild(pips(unit));
+    var markers = el("div", "hs-markers");
+    (unit.revealed_markers || []).forEach(function (m) { markers.appendChild(el("span", "hs-marker", m)); });
+    row.appendChild(markers);
+    row.appendChild(el("div", "hs-stats", "A" + unit.attack + " D" + unit.defense + (unit.hero ? " · " + Math.max(0, unit.life - unit.figures[0].wounds) + "♥" : "")));
+    return row;
+  }
+
+  function panel(game, player, waiting) {
+    var turn = game.turn;
+    var box = el("section", "hs-player" + (player.active ? " is-active" : "") + (waiting ? " is-waiting" : "") + (player.out ? " is-out" : ""));
+    box.style.setProperty("--player", player.colour || "#888");
+    box.dataset.seat = player.seat;
+    var head = el("header", "hs-head");
+    head.appendChild(el("span", "hs-name", player.name));
+    if (game.phase === "markers" || player.markers_placed) {
+      head.appendChild(el("span", "hs-placed" + (player.markers_placed ? " is-done" : ""), player.markers_placed ? "markers ✓" : "placing…"));
+    }
+    var score = el("span", "hs-score");
+    score.appendChild(el("strong", null, player.score ? player.score.total : 0));
+    score.appendChild(el("span", "hs-score-label", player.limit ? " / " + player.army_points + " pts" : " pts"));
+    head.appendChild(score);
+    box.appendChild(head);
+    var cards = el("div", "hs-cards");
+    (player.army || []).forEach(function (unit) {
+      var acting = turn && (unit.unit === turn.unit || unit.unit === turn.hive_mind);
+      cards.appendChild(cardRow(unit, acting));
+    });
+    if (!(player.army || []).length) cards.appendChild(el("p", "hs-empty", game.phase === "draft" || game.phase === "army" ? "no cards yet" : "no army"));
+    box.appendChild(cards);
+    return box;
+  }
+
+  function lastAttack(game) {
+    var shown = game.pending_attack || game.last_attack;
+    var box = el("section", "hs-side-box hs-attack");
+    if (!shown) {
+      box.appendChild(el("h2", null, "Attacks"));
+      box.appendChild(el("p", "hs-muted", "No attack yet"));
+      return box;
+    }
+    var pending = !!game.pending_attack;
+    var kinds = { attack: pending ? "Attack under way" : "Last attack", leaving: "Leaving engagement", fall: "Fall" };
+    box.appendChild(el("h2", null, kinds[shown.kind] || "Attack"));
+    box.appendChild(el("p", "hs-attack-who", shown.kind === "fall" ? shown.defender_label : shown.attacker_label + " → " + shown.defender_label));
+    var dice = el("div", "hs-dice");
+    var attack = el("div", "hs-dice-row");
+    attack.appendChild(el("span", "hs-dice-label", shown.attack_dice + " att"));
+    (shown.attack_faces || []).forEach(function (f) { attack.appendChild(icon(f, f === "skull" ? "counts" : "")); });
+    dice.appendChild(attack);
+    if (shown.kind === "attack") {
+      var defense = el("div", "hs-dice-row");
+      defense.appendChild(el("span", "hs-dice-label", shown.defense_dice + " def"));
+      (shown.defense_faces || []).forEach(function (f) { defense.appendChild(icon(f, f === "shield" ? "counts" : "")); });
+      dice.appendChild(defense);
+    }
+    box.appendChild(dice);
+    if (pending && shown.odds) {
+      box.appendChild(el("p", "hs-odds", Math.round(shown.odds.p_at_least_one * 100) + "% to wound · " + shown.odds.expected.toFixed(1) + " expected"));
+    } else if (!pending) {
+      var result = shown.destroyed ? "destroyed!" : shown.wounds ? shown.wounds + (shown.wounds === 1 ? " wound" : " wounds") : shown.kind === "attack" ? "blocked" : "no wound";
+      box.appendChild(el("p", "hs-result" + (shown.destroyed ? " is-destroyed" : ""), shown.skulls + " vs " + shown.shields + ": " + result));
+    }
+    return box;
+  }
+
+  function sidebar(game) {
+    var side = el("aside", "hs-side");
+    side.appendChild(lastAttack(game));
+    var goal = el("section", "hs-side-box hs-goal");
+    goal.appendChild(el("h2", null, game.scenario ? game.scenario.title : "Battle"));
+    goal.appendChild(el("p", null, game.scenario ? game.scenario.goal : ""));
+    if (game.flooded) goal.appendChild(el("p", "hs-alert", "Level 1 is flooded"));
+    if (game.hive_controller !== null && game.hive_controller !== undefined) {
+      var owner = (game.players || [])[game.hive_controller];
+      goal.appendChild(el("p", "hs-alert", "Marro Hive: " + (owner ? owner.name : "?")));
+    }
+    side.appendChild(goal);
+    var glyphs = (game.glyphs || []).filter(function (g) { return !g.removed && g.holder; });
+    if (glyphs.length) {
+      var box = el("section", "hs-side-box hs-glyphs");
+      box.appendChild(el("h2", null, "Glyphs"));
+      glyphs.forEach(function (g) { box.appendChild(el("p", "hs-glyph", g.power + ": " + g.holder_label)); });
+      side.appendChild(box);
+    }
+    return side;
+  }
+
+  function order(game) {
+    var names = (game.players || []).map(function (p) { return p.name; });
+    return (game.initiative && game.initiative.order || []).map(function (s) { return names[s]; }).join(" → ");
+  }
+
+  TableTV.register("heroscape", {
+    round: function (game) {
+      if (game.phase === "draft") return "Drafting";
+      if (game.phase === "army") return "Gathering armies";
+      return "Round " + game.round + (game.round_limit ? " of " + game.round_limit : "");
+    },
+    status: function (game) {
+      var out = [];
+      var turnOrder = order(game);
+      if (turnOrder) out.push(["Order", turnOrder]);
+      if (game.turn && game.turn.marker) out.push(["Turn", game.turn.marker + " of 3"]);
+      if (game.rolloff) {
+        var names = (game.players || []).map(function (p) { return p.name; });
+        out.push(["Rolls", game.rolloff.rolls.map(function (r) { return names[r[0]] + " " + r[1]; }).join(", ") || "…"]);
+      }
+      return out;
+    },
+    finalParts: function (player) {
+      return (player.army || []).filter(function (u) { return u.living; }).map(function (u) { return u.title; }).join(", ");
+    },
+    render: function (main, game) {
+      var waiting = game.prompt ? game.prompt.players || [] : [];
+      var count = (game.players || []).length;
+      main.className = "tv-main hs-table hs-seats-" + count;
+      var players = el("div", "hs-players");
+      (game.players || []).forEach(function (p) { players.appendChild(panel(game, p, waiting.indexOf(p.seat) >= 0)); });
+      main.appendChild(players);
+      main.appendChild(sidebar(game));
+    },
+  });
+})();

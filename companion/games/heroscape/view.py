@@ -1,0 +1,313 @@
+"""The TV's and phones' picture of a HeroScape game: plain JSON, no secrets.
+
+Order markers are shown only once revealed (a player who placed them shows ``markers_placed``); the
+private view gives one seat its own markers. During a turn the view lists what the phone's attack form
+offers: the figures that may still attack (with their attacks) and the targets (with the conditions a
+player may declare for each).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine import JSON, PlayerId, Prompt
+from companion.games.heroscape.armies import army_points
+from companion.games.heroscape.catalog import Catalog, Scenario
+from companion.games.heroscape.combat import CONDITIONS, declarable
+from companion.games.heroscape.common import (
+    acting_pool,
+    figure_label,
+    opponents,
+    owned_label,
+    team_of,
+    unit_label,
+    who,
+)
+from companion.games.heroscape.ids import FigureId, UnitId
+from companion.games.heroscape.odds import odds
+from companion.games.heroscape.scoring import points_on_battlefield
+from companion.games.heroscape.state import MARKERS, Ask, PendingAttack, State, Unit
+
+TITLE = "HeroScape: Swarm of the Marro"
+
+
+def view(cat: Catalog, state: State, scenario: Scenario, prompt: Prompt | None) -> dict[str, JSON]:
+    scores = points_on_battlefield(cat, state)
+    active = state.turn.seat if state.turn is not None else None
+    return {
+        "game": "heroscape",
+        "title": TITLE,
+        "scenario": scenario.to_json(),
+        "mode": "basic" if state.basic else "master",
+        "round": state.round,
+        "round_limit": state.round_limit,
+        "phase": state.phase,
+        "players": [_player(cat, state, seat, scores[seat], seat == active) for seat in range(state.seats)],
+        "rolloff": _rolloff(state),
+        "initiative": {"rolls": [list(r) for r in state.initiative_rolls], "order": list(state.order)},
+        "draft": _draft(state),
+        "turn": _turn(cat, state),
+        "glyphs": _glyphs(cat, state),
+        "glyph_catalog": [
+            {"id": g.id, "title": g.title, "power": g.power, "lasts": g.lasts} for g in cat.glyphs
+        ],
+        "conditions": [{"id": k, "label": v} for k, v in CONDITIONS.items()],
+        "last_attack": _last_attack(cat, state),
+        "pending_attack": _pending(cat, state),
+        "flooded": state.flooded,
+        "hive_controller": state.hive_controller,
+        "rogue_hive": _unit(
+            cat, state, UnitId(state.hive_controller or 0, state.hive.card, state.hive.copy), state.hive
+        )
+        if state.hive is not None
+        else None,
+        "prompt": prompt.to_json() if prompt else None,
+        "finished": state.finished,
+        "result": _result(cat, state) if state.finished else None,
+    }
+
+
+def _player(cat: Catalog, state: State, seat: int, score: float, active: bool) -> dict[str, JSON]:
+    side = state.sides[seat]
+    units = [(UnitId(seat, u.card, u.copy), u) for u in side.units]
+    return {
+        "seat": seat,
+        "name": state.names[seat],
+        "colour": state.colours[seat],
+        "team": team_of(state, seat),
+        "active": active,
+        "out": side.out,
+        "score": {"total": score, "cards": sum(1 for _, u in units if u.alive)},
+        "army_points": army_points(cat, side),
+        "limit": state.limits[seat],
+        "ready": side.ready,
+        "markers_placed": side.markers is not None,
+        "army": [_unit(cat, state, uid, unit) for uid, unit in units],
+    }
+
+
+def _unit(cat: Catalog, state: State, uid: UnitId, unit: Unit) -> dict[str, JSON]:
+    card = cat.card(unit.card)
+    stats = card.basic if state.basic else card
+    revealed = []
+    side = state.sides[uid.seat] if uid.seat < state.seats else None
+    if side is not None and side.markers is not None:
+        revealed = [MARKERS[i] for i in range(3) if side.revealed[i] and side.markers[i] == uid.format()]
+    return {
+        "unit": uid.format(),
+        "card": card.id,
+        "title": unit_label(cat, state, uid),
+        "short": card.short,
+        "hero": card.hero,
+        "unique": card.unique,
+        "size": card.size,
+        "height": card.height,
+        "life": card.life,
+        "move": _stat(stats, "move"),
+        "range": _stat(stats, "range"),
+        "attack": _stat(stats, "attack"),
+        "defense": _stat(stats, "defense"),
+        "points": card.points,
+        "living": len(unit.living()),
+        "figures": [
+            {
+                "id": uid.figure(n).format(),
+                "label": figure_label(cat, state, uid.figure(n)),
+                "wounds": f.wounds,
+                "status": f.status or "alive",
+            }
+            for n, f in enumerate(unit.figures, start=1)
+        ],
+        "negated": unit.negated,
+        "revealed_markers": revealed,
+        "powers": [{"id": pw.id, "name": pw.name, "kind": pw.kind, "text": pw.text} for pw in card.powers],
+    }
+
+
+def _stat(stats: Any, key: str) -> int:
+    return int(stats[key]) if isinstance(stats, dict) else int(getattr(stats, key))
+
+
+def _rolloff(state: State) -> dict[str, JSON] | None:
+    r = state.rolloff
+    if r is None or state.phase != "rolloff":
+        return None
+    return {
+        "purpose": r.purpose,
+        "rolls": [list(x) for x in r.rolls],
+        "waiting": list(r.waiting),
+        "contenders": list(r.contenders),
+    }
+
+
+def _draft(state: State) -> dict[str, JSON] | None:
+    d = state.draft
+    if d is None:
+        return None
+    return {"picker": d.order[d.index], "picks": d.picks, "order": list(d.order)}
+
+
+def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
+    turn = state.turn
+    if turn is None:
+        return None
+    pool = acting_pool(cat, state)
+    attackers = []
+    for fid in pool:
+        card = cat.card(fid.unit.card)
+        specials = [{"id": pw.id, "name": pw.name} for pw in card.powers_of("special-attack")]
+        attackers.append(
+            {
+                "id": fid.format(),
+                "label": figure_label(cat, state, fid),
+                "attacked": fid.format() in turn.attackers,
+                "specials": specials,
+                "conditions": [c for c in declarable(cat, state, fid, fid) if c.endswith("attacker")],
+            }
+        )
+    targets = []
+    for other in range(state.seats):
+        if not opponents(state, turn.seat, other):
+            continue
+        for uid, unit in state.units_of(other):
+            for n in unit.living():
+                fid = uid.figure(n)
+                targets.append(
+                    {
+                        "id": fid.format(),
+                        "label": owned_label(cat, state, fid),
+                        "conditions": [
+                            c for c in declarable(cat, state, None, fid) if not c.endswith("attacker")
+                        ],
+                    }
+                )
+    return {
+        "player": turn.seat,
+        "marker": turn.marker + 1 if turn.marker >= 0 else None,
+        "unit": turn.unit,
+        "title": unit_label(cat, state, UnitId.parse(turn.unit)),
+        "step": turn.step,
+        "hive_mind": turn.hive_mind,
+        "attackers": attackers,
+        "targets": targets,
+        "movers": [{"id": f.format(), "label": figure_label(cat, state, f)} for f in pool],
+    }
+
+
+def _glyphs(cat: Catalog, state: State) -> list[dict[str, JSON]]:
+    out = []
+    for g in state.glyphs:
+        glyph = cat.glyph(g.glyph)
+        holder = FigureId.parse(g.holder) if g.holder else None
+        out.append(
+            {
+                "id": glyph.id,
+                "title": glyph.title,
+                "power": glyph.power,
+                "lasts": glyph.lasts,
+                "text": glyph.text,
+                "holder": g.holder,
+                "holder_label": owned_label(cat, state, holder) if holder else None,
+                "removed": g.removed,
+            }
+        )
+    return out
+
+
+def _last_attack(cat: Catalog, state: State) -> dict[str, JSON] | None:
+    last = state.last_attack
+    if last is None:
+        return None
+    return {
+        "kind": last.kind,
+        "attacker": last.attacker,
+        "attacker_label": _label(cat, state, last.attacker),
+        "defender": last.defender,
+        "defender_label": _label(cat, state, last.defender),
+        "special": last.special,
+        "attack_dice": last.attack_dice,
+        "defense_dice": last.defense_dice,
+        "attack_faces": list(last.attack_faces),
+        "defense_faces": list(last.defense_faces),
+        "skulls": last.skulls,
+        "shields": last.shields,
+        "wounds": last.wounds,
+        "destroyed": last.destroyed,
+    }
+
+
+def _label(cat: Catalog, state: State, text: str) -> str:
+    fid = FigureId.parse(text)
+    return owned_label(cat, state, fid) if state.unit(fid.unit) is not None else text
+
+
+def _pending(cat: Catalog, state: State) -> dict[str, JSON] | None:
+    top = state.top
+    if not isinstance(top, PendingAttack):
+        return None
+    return {
+        "kind": top.kind,
+        "attacker": top.attacker,
+        "attacker_label": _label(cat, state, top.attacker),
+        "defender": top.defender,
+        "defender_label": _label(cat, state, top.defender),
+        "attack_dice": top.attack_dice,
+        "defense_dice": top.defense_dice,
+        "stage": "attack" if top.skulls is None else "defense",
+        "skulls": top.skulls,
+        "odds": odds(top.attack_dice, top.defense_dice) if top.kind == "attack" else None,
+    }
+
+
+def _result(cat: Catalog, state: State) -> dict[str, JSON]:
+    scores = points_on_battlefield(cat, state)
+    teams = {team_of(state, s) for s in state.winners}
+    return {
+        "winners": list(state.winners),
+        "tie": len(teams) > 1,
+        "reason": state.reason,
+        "players": [{"seat": s, "name": state.names[s], "points": scores[s]} for s in range(state.seats)],
+    }
+
+
+def private_view(cat: Catalog, state: State, seat: PlayerId) -> dict[str, JSON] | None:
+    """What only ``seat`` may see: its order markers this round (and, when the Glyph of Ored took one
+    from a card, which markers lie there to name the one taken)."""
+    if not 0 <= seat < state.seats:
+        return None
+    side = state.sides[seat]
+    markers = None
+    if side.markers is not None:
+        markers = {
+            MARKERS[i]: {
+                "unit": side.markers[i],
+                "title": unit_label(cat, state, UnitId.parse(side.markers[i])),
+                "revealed": i < 3 and side.revealed[i],
+                "removed": side.removed[i],
+            }
+            for i in range(4)
+        }
+    top = state.top
+    lost_from = None
+    if (
+        isinstance(top, Ask)
+        and top.purpose == "lose-marker"
+        and top.seat == seat
+        and side.markers is not None
+    ):
+        lost_from = [
+            MARKERS[i]
+            for i in range(4)
+            if side.markers[i] == top.subject and not side.removed[i] and (i == 3 or not side.revealed[i])
+        ]
+    units = [
+        {"unit": uid.format(), "title": unit_label(cat, state, uid), "alive": unit.alive}
+        for uid, unit in state.units_of(seat)
+    ]
+    return {
+        "seat": seat,
+        "name": who(state, seat),
+        "markers": markers,
+        "lose_marker_options": lost_from,
+        "units": units,
+    }
