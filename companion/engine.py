@@ -221,7 +221,7 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
             return tuple(_coerce(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
         if len(args) != len(value):
             raise MalformedActionError(f"{where}: expected {len(args)} items, got {len(value)}")
-        return tuple(_coerce(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(args, value, strict=True)))
+        return tuple(_coerce(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args, strict=True)))
     supertype = getattr(hint, "__supertype__", None)  # NewType
     if supertype is not None:
         return _coerce(value, supertype, where)

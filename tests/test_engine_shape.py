@@ -49,7 +49,14 @@ class Choose(Action):
     cards: tuple[str, ...] = ()
 
 
-CODEC = ActionCodec(Place, Choose, Roll)
+@dataclass(frozen=True)
+class Mark(Action):
+    kind: ClassVar[str] = "mark"
+    player: PlayerId
+    pair: tuple[str, int]
+
+
+CODEC = ActionCodec(Place, Choose, Mark, Roll)
 
 
 def test_malformed_and_illegal_errors_are_distinct_value_errors() -> None:
@@ -71,6 +78,15 @@ def test_codec_parses_enums_literals_and_tuples() -> None:
     data = {"kind": "choose", "player": 0, "side": "left", "mode": "attack", "cards": ["a", "b"]}
     assert CODEC.parse(data) == Choose(PlayerId(0), Side.LEFT, "attack", ("a", "b"))
     assert CODEC.format(CODEC.parse(data)) == data
+
+
+def test_codec_parses_fixed_length_tuples_item_by_item() -> None:
+    """Each item of a fixed-length tuple is coerced to its own type (HeroScape's four order markers)."""
+    assert CODEC.parse({"kind": "mark", "player": 0, "pair": ["x", 3]}) == Mark(PlayerId(0), ("x", 3))
+    with pytest.raises(MalformedActionError, match=r"pair\[1\]"):
+        CODEC.parse({"kind": "mark", "player": 0, "pair": ["x", "y"]})
+    with pytest.raises(MalformedActionError, match="expected 2 items"):
+        CODEC.parse({"kind": "mark", "player": 0, "pair": ["x"]})
 
 
 def test_roll_is_a_shared_action() -> None:
