@@ -15,6 +15,7 @@ from companion.games.chaos_marauders.actions import (
     Pick,
     Place,
     Reorganise,
+    Shout,
 )
 from companion.games.chaos_marauders.state import (
     AttackOffer,
@@ -324,3 +325,26 @@ def test_dagromm_can_break_a_complete_line() -> None:
     state, _ = play(state, Draw(0, DAGROMM), mark())
     assert state.boards[0][0][:4] == (HS, DIRT, None, HM)
     assert GAME.view(state)["players"][0]["lines"][0]["complete"] is False
+
+
+def test_a_bilge_guttrot_stolen_with_venemous_creeps_that_completes_a_line_may_attack() -> None:
+    """Card reference 164-165 (Venemous Creeps): "If a player completes a battle line with a stolen
+    card, he may still attack an opponent's battle line as normal." Bilge's own choice (386-403) comes
+    with drawing him; stolen, he completes a line like any stolen card, and it attacks as normal."""
+    state = position({0: [line(HS, CLAWS, None, HM)], 1: [line(HS, BILGE), line(OS, DIRT)]})
+    state, _ = play(state, Draw(0, CREEPS), Pick(0, 1, 0, 1), Place(0, BILGE, 0, 2))
+    assert state.stack == (AttackOffer(0, 0, 1),)
+    attacks = [a for a in GAME.legal_actions(state) if isinstance(a, Attack)]
+    assert attacks == [Attack(0, 0, 1, 0), Attack(0, 0, 1, 1)]  # 8 beats the lone Standard and 4
+    state, events = play(state, Attack(0, 0, 1, 1), eye())
+    assert "LineDefeated" in kinds(events) and state.active == 1  # the attack ended the turn
+
+
+def test_a_bilge_guttrot_taken_from_a_false_shouter_that_completes_a_line_may_attack() -> None:
+    """A card taken from a false shouter is a stolen card too (card reference 164-165: "with a stolen
+    card, he may still attack"; only cards "taken as a result of an attack" may not)."""
+    state = position({0: [line(HS, CLAWS, None, HM)], 1: [line(HS, BILGE), line(OS, DIRT)]})
+    state, _ = play(state, Shout(1), Pick(0, 1, 0, 1), Place(0, BILGE, 0, 2))
+    assert state.stack == (AttackOffer(0, 0, 1),)
+    state, _ = play(state, Decline(0))
+    assert state.active == 0 and state.top is None  # declined: the turn goes on to the draw

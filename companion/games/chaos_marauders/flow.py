@@ -361,13 +361,16 @@ def put(
     # Pushed in reverse order of answering: abilities first, then the attack offer.
     ability = f.ability[card]
     sticks = ability == _ABILITY_PIGSTICKER and seat == placer and bool(stick_targets(f, state, seat))
-    # Bilge Guttrot completing his own line attacks through his own choice (one attack, not two).
+    # A drawn Bilge Guttrot completing his own line attacks through his own choice (one attack, not
+    # two). Stolen, he completes a line as any stolen card does: "If a player completes a battle line
+    # with a stolen card, he may still attack" (card reference: Venemous Creeps).
+    bilge_orders = ability == _ABILITY_BILGE_GUTTROT and source == "draw"
     if (
         not was_complete
         and seat == placer == state.active
         and may_attack
         and not state.attacked
-        and ability != _ABILITY_BILGE_GUTTROT
+        and not bilge_orders
         and is_complete(f, state.boards[seat][line])
     ):
         # A Pigsticker's discard comes first and may weaken a target enough: the offer waits below
@@ -377,7 +380,7 @@ def put(
             state = push(state, AttackOffer(seat, line, 2 if shaman else 1))
     if sticks:
         state = push(state, CardChoice(seat, "stick"))
-    elif ability == _ABILITY_BILGE_GUTTROT and source == "draw":
+    elif bilge_orders:
         state = push(state, BilgeChoice(seat, line))
     elif ability == _ABILITY_ODLUGG and source == "odlugg":
         spots = tuple(
