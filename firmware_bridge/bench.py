@@ -2,6 +2,9 @@
 
 Every event the device sends has a key the host observation must reproduce; the host receives in
 device order, so exactly-once delivery means the received key sequence equals the sent one.
+
+Every wait is bounded: a link that cannot keep up (a high corruption rate) gives figures that say so
+(``drained`` false, ``late`` and ``lost`` events) instead of a run that never ends.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ class BenchOptions:
     tag_samples: int = 400
     seed: int = 1
     drain_timeout: float = 30.0
+    """How long the faulty phase waits for the backlog after its last event; late ones still count."""
+    tag_timeout: float = 2.0
+    """How long one tag sample waits for its own event before it is counted as timed out."""
+    tag_phase_timeout: float = 30.0
+    """The whole tag phase (backlog included) stops after this, whatever it measured by then."""
 
 
 def _key(obs: Observation) -> Key | None:
@@ -54,6 +62,8 @@ class _Recorder:
         self.cond = threading.Condition()
         self.received: list[Key] = []
         self.sent: list[Key] = []
+        self.received_count: Counter[Key] = Counter()
+        self.sent_count: Counter[Key] = Counter()
         self.sent_at: dict[Key, deque[tuple[float, bool]]] = {}
         self.latencies: list[tuple[float, bool, str]] = []  # (seconds, sent while connected, kind)
         self.connected = threading.Event()
@@ -61,6 +71,7 @@ class _Recorder:
     def expect(self, key: Key, connected: bool) -> None:
         with self.cond:
             self.sent.append(key)
+            self.sent_count[key] += 1
             self.sent_at.setdefault(key, deque()).append((time.monotonic(), connected))
 
     def observe(self, obs: Observation) -> None:
@@ -69,6 +80,7 @@ class _Recorder:
             return
         with self.cond:
             self.received.append(key)
+            self.received_count[key] += 1
             pending = self.sent_at.get(key)
             if pending:
                 sent, connected = pending.popleft()
@@ -83,7 +95,15 @@ class _Recorder:
 
     def wait_for(self, count: int, timeout: float) -> bool:
         with self.cond:
-            return self.cond.wait_for(lambda: len(self.received) >= count, timeout)
+            return self.cond.wait_for(lambda: len(self.received) >= count, max(0.0, timeout))
+
+    def wait_for_key(self, key: Key, timeout: float) -> bool:
+        """Until every copy of ``key`` sent so far has arrived: a sample waits for its own event only,
+        never for a backlog of older ones still retransmitted."""
+        with self.cond:
+            return self.cond.wait_for(
+                lambda: self.received_count[key] >= self.sent_count[key], max(0.0, timeout)
+            )
 
 
 def _pace(start: float, index: int, rate: float) -> None:
@@ -134,21 +154,54 @@ def _faulty_phase(opts: BenchOptions, table: VirtualTable, link: HostLink, rec: 
     return time.monotonic() - start
 
 
-def _tag_phase(opts: BenchOptions, table: VirtualTable, rec: _Recorder) -> list[float]:
-    """Clean link: one tag put on or taken off a reader at a time, as a player does."""
+@dataclass(frozen=True)
+class _TagPhase:
+    latencies: list[float]
+    timeouts: int
+    backlog_cleared: bool
+    before: int
+    """How many latencies (the faulty phase's) the recorder held when the first sample was sent."""
+
+
+def _backlog_cleared(table: VirtualTable, rec: _Recorder, deadline: float) -> bool:
+    """True once the device holds nothing unacknowledged (before ``deadline``): every event it kept
+    has arrived, and what has not arrived never will (the device dropped it, its outbox full)."""
+    while table.unacknowledged():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        rec.wait_for(len(rec.sent), min(left, 0.05))  # wakes on arrivals; the timeout rechecks the device
+    return True
+
+
+def _tag_phase(opts: BenchOptions, table: VirtualTable, rec: _Recorder) -> _TagPhase:
+    """Clean link: one tag put on or taken off a reader at a time, as a player does.
+
+    The faulty phase's backlog is let through first (a tag queued behind it would measure the backlog,
+    not the link); the phase ends at its deadline whatever it measured by then.
+    """
     table.set_faults(Faults())
+    deadline = time.monotonic() + opts.tag_phase_timeout
+    backlog_cleared = _backlog_cleared(table, rec, deadline)
+    if not backlog_cleared:
+        return _TagPhase([], 0, False, len(rec.latencies))  # samples would only measure the backlog
     first = len(rec.latencies)
+    timeouts = 0
     for i in range(opts.tag_samples):
         uid = bytes([0x08, 0, 0, i % 256])
         reader = i % table.settings.readers
-        target = len(rec.sent) + 1
-        rec.expect(("seen", reader, uid.hex().upper()), True)
-        table.put_tag(reader, uid)
-        rec.wait_for(target, 2.0)
-        rec.expect(("gone", reader, uid.hex().upper()), True)
-        table.remove_tag(reader, uid)
-        rec.wait_for(target + 1, 2.0)
-    return [s for s, _, kind in rec.latencies[first:] if kind in ("seen", "gone")]
+        for kind, act in (("seen", table.put_tag), ("gone", table.remove_tag)):
+            key = (kind, reader, uid.hex().upper())
+            rec.expect(key, True)
+            act(reader, uid)
+            wait = min(opts.tag_timeout, deadline - time.monotonic())
+            if not rec.wait_for_key(key, wait):
+                timeouts += 1
+        if time.monotonic() >= deadline:
+            break
+    with rec.cond:
+        latencies = [s for s, _, kind in rec.latencies[first:] if kind in ("seen", "gone")]
+    return _TagPhase(latencies, timeouts, True, first)
 
 
 def run(opts: BenchOptions) -> dict[str, Any]:
@@ -165,20 +218,33 @@ def run(opts: BenchOptions) -> dict[str, Any]:
         if not rec.connected.wait(5.0):
             raise RuntimeError(f"the host never connected to the virtual table: {link.status()}")
         seconds = _faulty_phase(opts, table, link, rec)
+        faulty_count = len(rec.sent)
         with rec.cond:
-            sent, received = Counter(rec.sent), Counter(rec.received)
-            in_order = rec.received == rec.sent
-            all_ms = [s * 1000 for s, _, _ in rec.latencies]
-            connected_ms = [s * 1000 for s, ok, _ in rec.latencies if ok]
-            applied = sum((sent & received).values())
-        tag_ms = [s * 1000 for s in _tag_phase(opts, table, rec)]
+            drained = len(rec.received) >= faulty_count
+            on_time = Counter(rec.received[:faulty_count])
+        tags = _tag_phase(opts, table, rec)
         counters = link.status()["counters"]
+        with rec.cond:
+            # Judged at the very end: an event of the faulty phase that came during the tag phase is
+            # late, not lost; the faulty phase's latencies include those late ones.
+            sent = Counter(rec.sent[:faulty_count])
+            received = Counter(k for k in rec.received if sent[k])
+            # In order: what arrived came in the order sent (events the device dropped leave gaps).
+            remaining = iter(rec.sent[:faulty_count])
+            in_order = all(key in remaining for key in rec.received if sent[key])
+            all_ms = [s * 1000 for s, _, _ in rec.latencies[: tags.before]]
+            connected_ms = [s * 1000 for s, ok, _ in rec.latencies[: tags.before] if ok]
+            applied = sum((sent & received).values())
+            late = sum(((sent & received) - on_time).values())
+        tag_ms = [s * 1000 for s in tags.latencies]
     finally:
         link.stop()
         table.stop()
     return {
         "sent": opts.events,
         "applied": applied,
+        "drained": drained,
+        "late": late,
         "lost": sum((sent - received).values()),
         "duplicated": sum((received - sent).values()),
         "in_order": in_order,
@@ -191,6 +257,7 @@ def run(opts: BenchOptions) -> dict[str, Any]:
         "reordered_injected": table.counters["reordered"],
         "host_duplicates_dropped": counters["duplicates"],
         "device_retransmits": table.link.outbox.retransmits if table.link else None,
+        "device_dropped": table.link.outbox.dropped if table.link else None,
         "reconnects": counters["reconnects"],
         "p50_ms": _round(percentile(all_ms, 50)),
         "p99_ms": _round(percentile(all_ms, 99)),
@@ -198,6 +265,8 @@ def run(opts: BenchOptions) -> dict[str, Any]:
         "tag_p50_ms": _round(percentile(tag_ms, 50)),
         "tag_p99_ms": _round(percentile(tag_ms, 99)),
         "tag_samples": len(tag_ms),
+        "tag_timeouts": tags.timeouts,
+        "tag_backlog_cleared": tags.backlog_cleared,
         "seconds": round(seconds, 2),
     }
 

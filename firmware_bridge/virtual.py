@@ -258,6 +258,11 @@ class VirtualTable:
         with self._changed:
             return self._changed.wait_for(predicate, timeout)
 
+    def unacknowledged(self) -> int:
+        """Events the device still holds (and re-sends) because the host has not acknowledged them."""
+        with self._lock:
+            return len(self.link.outbox.entries) if self.link is not None else 0
+
     @property
     def plugged(self) -> bool:
         return self._master is not None

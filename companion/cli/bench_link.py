@@ -20,6 +20,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--unplug-ms", type=int, default=100, help="how long each unplug lasts")
     parser.add_argument("--rate", type=float, default=500.0, help="events per second the virtual table makes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=30.0,
+        help="seconds to wait for the backlog after the last event",
+    )
+    parser.add_argument("--tag-samples", type=int, default=400, help="tag on/off pairs on the clean link")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
 
@@ -38,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
             unplug_ms=args.unplug_ms,
             rate=args.rate,
             seed=args.seed,
+            drain_timeout=args.drain_timeout,
+            tag_samples=args.tag_samples,
         )
     )
     if args.json:

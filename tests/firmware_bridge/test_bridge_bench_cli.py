@@ -71,3 +71,34 @@ def test_devices_lists_no_boards_without_hardware(capsys: pytest.CaptureFixture[
     monkeypatch.setattr(ports.list_ports, "comports", lambda: [])
     assert main(["devices"]) == 0
     assert "no boards found" in capsys.readouterr().out
+
+
+@pytest.mark.timeout(90)
+def test_bench_under_heavy_corruption_ends_promptly_with_honest_figures() -> None:
+    """A link that cannot keep up (60 % of frames corrupted, the device's outbox overflowing) must end
+    with figures that say so, not wait two seconds per tag sample for events that never come."""
+    figures = run(
+        BenchOptions(
+            events=5000,
+            corrupt=0.6,
+            duplicate=0.0,
+            reorder=0.0,
+            unplugs=0,
+            rate=5000,
+            tag_samples=30,
+            drain_timeout=0.5,
+        )
+    )
+    assert figures["drained"] is False and figures["lost"] > 0 and figures["device_dropped"] > 0
+    assert figures["applied"] + figures["lost"] == figures["sent"] and figures["duplicated"] == 0
+    assert figures["late"] <= figures["applied"]  # (order: the state re-sync after an overflow may
+    # report a dropped tag's presence later, out of the order the events were made)
+    assert figures["tag_backlog_cleared"] and figures["tag_samples"] == 60 and figures["tag_timeouts"] == 0
+    assert figures["seconds"] < 10  # the faulty phase is bounded by its drain timeout
+
+
+def test_bench_link_command_fails_when_events_are_lost(capsys: pytest.CaptureFixture[str]) -> None:
+    faults = ["--corrupt", "0.6", "--unplugs", "0", "--rate", "5000", "--drain-timeout", "0.2"]
+    code = main(["bench", "link", "--events", "5000", *faults, "--tag-samples", "5", "--json"])
+    figures = json.loads(capsys.readouterr().out)
+    assert code == 1 and figures["lost"] > 0 and figures["sent"] == 5000
