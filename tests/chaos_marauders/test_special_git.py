@@ -17,11 +17,13 @@ from companion.games.chaos_marauders.actions import (
 from companion.games.chaos_marauders.state import (
     AttackOffer,
     CardChoice,
+    Pending,
     PlaceStep,
 )
 
 from .positions import (
     CLAWS,
+    CREEPS,
     DIRT,
     GAME,
     GIT,
@@ -218,7 +220,9 @@ def test_sneaky_git_completing_the_third_line_ends_the_game() -> None:
 
 def test_sneaky_git_in_a_defeated_line_joins_the_victor() -> None:
     state = position(
-        {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, SNOT, GIT)]}, players=3, markers=[(1, 0, 2, 2)]
+        {0: [line(HS, DIRT, HAK, None, HM), line(OS, CLAWS)], 1: [line(HS, SNOT, GIT)]},
+        players=3,
+        markers=[(1, 0, 2, 2)],
     )
     state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
     top = state.top
@@ -243,8 +247,65 @@ def test_sneaky_git_in_a_routed_line_is_discarded() -> None:
 
 def test_a_won_sneaky_git_must_be_placed_if_possible() -> None:
     state = position(
-        {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, SNOT, GIT)]}, players=3, markers=[(1, 0, 2, 2)]
+        {0: [line(HS, DIRT, HAK, None, HM), line(OS, CLAWS)], 1: [line(HS, SNOT, GIT)]},
+        players=3,
+        markers=[(1, 0, 2, 2)],
     )
     state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
     with pytest.raises(IllegalActionError, match="must be placed"):
         GAME.apply(state, Discard(0, GIT))
+
+
+def test_a_won_sneaky_git_goes_within_three_spaces_of_another_card() -> None:
+    """Card reference 234-237: "Placing a Sneaky Git in a battle line follows the normal rules for card
+    placement, except the card must be placed within three spaces of another card". The text names
+    no way of arriving: a Git won in an attack is placed under the same rule as a drawn one, and the
+    prompt lists exactly the slots the engine accepts."""
+    state = position(
+        {0: [line(HS, DIRT, HAK, None, HM), line(OS, CLAWS)], 1: [line(HS, SNOT, GIT)]},
+        players=3,
+        markers=[(1, 0, 2, 2)],
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
+    assert isinstance(state.top, PlaceStep) and state.top.cards[0] == Pending(GIT, 2)
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, GIT, 1, 6))
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, GIT, 2, 4))  # an empty line: no card to stand near
+    listed = [a for a in GAME.legal_actions(state) if getattr(a, "card", None) == GIT]
+    assert listed == [Place(0, GIT, 1, 2), Place(0, GIT, 1, 3), Place(0, GIT, 1, 4)]
+    with pytest.raises(IllegalActionError, match="must be placed"):
+        GAME.apply(state, Discard(0, GIT))
+    state, _ = play(state, Place(0, GIT, 1, 4))
+    assert state.owner_at(0, 1, 4) == 2
+
+
+def test_a_won_sneaky_git_with_no_card_within_three_spaces_is_discarded() -> None:
+    """Card reference 234-237 ("within three spaces of another card") with rulebook p.10 ("any cards
+    that cannot be placed are discarded"): no slot of the victor's lines is near a card, so the won Git
+    cannot be placed and its discard is the one answer, offered and accepted."""
+    state = position(
+        {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, SNOT, GIT)]}, players=3, markers=[(1, 0, 2, 2)]
+    )
+    state, _ = play(state, Place(0, SQUAD, 0, 3), Attack(0, 0, 1, 0), eye())
+    assert [a for a in GAME.legal_actions(state) if getattr(a, "card", None) == GIT] == [Discard(0, GIT)]
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, GIT, 1, 3))
+    state, _ = play(state, Discard(0, GIT))
+    assert state.discard[-1] == GIT and state.markers == ()
+
+
+def test_a_sneaky_git_stolen_with_venemous_creeps_goes_within_three_spaces_of_another_card() -> None:
+    """Card reference 234-237 for a stolen Git: placed in the thief's own lines "following the normal
+    rules for placing cards" (Venemous Creeps), and as every Git "within three spaces of another
+    card"; its control marker stays its owner's."""
+    state = position({0: [line(HS, DIRT)], 1: [line(HS, GIT, SNOT)]}, players=3, markers=[(1, 0, 1, 2)])
+    state, _ = play(state, Draw(0, CREEPS), Pick(0, 1, 0, 1))
+    places = [a for a in GAME.legal_actions(state) if isinstance(a, Place)]
+    assert places == [Place(0, GIT, 0, 2), Place(0, GIT, 0, 3), Place(0, GIT, 0, 4)]
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, GIT, 0, 5))
+    with pytest.raises(IllegalActionError, match="three spaces"):
+        GAME.apply(state, Place(0, GIT, 1, 3))
+    state, _ = play(state, Place(0, GIT, 0, 4))
+    assert state.owner_at(0, 0, 4) == 2 and state.active == 1

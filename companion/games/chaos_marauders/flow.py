@@ -22,6 +22,7 @@ from companion.games.chaos_marauders.placement import (
     is_complete,
     is_near,
     legal_slots,
+    needs_near,
     open_slots,
     slot_error,
     symbol_in_board,
@@ -267,15 +268,13 @@ def place(f: Facts, state: State, a: Place, ev: list[Event]) -> State:
         fail("Won Sneaky Gits are placed first")
     target = a.player if a.target is None else a.target
     drawn_git = ability == _ABILITY_SNEAKY_GIT and top.source == "draw"
-    near = False
     if drawn_git:
         if target == a.player:
             fail("A Sneaky Git goes in an opponent's battle line")
-        near = True
-    elif ability == _ABILITY_IDOL and target != a.player:
-        near = True  # received any way, the Idol may go to an opponent (card reference: Idol)
-    elif target != a.player:
+    elif target != a.player and ability != _ABILITY_IDOL:
+        # Received any way, the Idol may go to an opponent (card reference: Idol); nothing else may.
         fail(f"{title(f, a.card)} goes in your own battle lines")
+    near = needs_near(f, a.card, a.player, target)
     if tribe_full(f, state.boards[target], a.card):
         fail(
             f"{who(state, target)}'s tribe already holds three cards like {title(f, a.card)}: "
@@ -407,7 +406,8 @@ def discard_pending(f: Facts, state: State, a: Discard, ev: list[Event]) -> Stat
             fail("Won Sneaky Gits are placed first")
         if must_place(f, state, top, card):
             board = state.boards[a.player]
-            if not tribe_full(f, board, card) and any(legal_slots(f, cells, card) for cells in board):
+            near = needs_near(f, card, a.player, a.player)
+            if not tribe_full(f, board, card) and any(open_slots(f, cells, card, near) for cells in board):
                 fail(f"{title(f, card)} must be placed when it can be")
             if room_spots(f, state, top, card):
                 fail(f"{title(f, card)} must be placed: discard one of your own cards to make room for it")

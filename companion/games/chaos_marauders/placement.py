@@ -18,6 +18,7 @@ from companion.games.chaos_marauders.state import SLOTS, Board, Cells, PlaceStep
 
 # Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
 _ABILITY_CHAOS_MARAUDERS = Ability.CHAOS_MARAUDERS
+_ABILITY_IDOL = Ability.IDOL
 _ABILITY_PLAGUE_LORDS = Ability.PLAGUE_LORDS
 _ABILITY_SHAMAN = Ability.SHAMAN
 _ABILITY_SNEAKY_GIT = Ability.SNEAKY_GIT
@@ -26,6 +27,16 @@ _ROLE_STANDARD = Role.STANDARD
 
 NEAR = 3
 """Sneaky Git and an Idol given to an opponent go within three spaces of another card."""
+
+
+def needs_near(f: Facts, card: CardId, placer: int, target: int) -> bool:
+    """Must ``card``, placed by ``placer`` in ``target``'s lines, go within three spaces of another
+    card? A Sneaky Git always, however it arrived (drawn, won, stolen, taken): "Placing a Sneaky Git
+    in a battle line follows the normal rules for card placement, except the card must be placed
+    within three spaces of another card" (card reference: Sneaky Git); the Idol only when it goes to
+    an opponent (card reference: Idol)."""
+    ability = f.ability[card]
+    return ability == _ABILITY_SNEAKY_GIT or (ability == _ABILITY_IDOL and placer != target)
 
 
 def slot_error(f: Facts, cells: Cells, card: CardId, slot: int) -> str | None:

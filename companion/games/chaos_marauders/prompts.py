@@ -31,7 +31,7 @@ from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.flow import must_place
 from companion.games.chaos_marauders.make_room import room_spots
-from companion.games.chaos_marauders.placement import gits_wait, legal_slots, open_slots, tribe_full
+from companion.games.chaos_marauders.placement import gits_wait, needs_near, open_slots, tribe_full
 from companion.games.chaos_marauders.specials_picks import shout_refusal
 from companion.games.chaos_marauders.state import (
     SLOTS,
@@ -188,8 +188,9 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
             board = state.boards[target]
             if tribe_full(f, board, card):
                 continue
+            near = needs_near(f, card, seat, target)
             for li in lines:
-                slots = legal_slots(f, board[li], card, near=target != seat)
+                slots = open_slots(f, board[li], card, near)
                 if slots:
                     placeable = True
                     row = _places(seat, card, li, None if target == seat else target)
@@ -211,7 +212,7 @@ def _asked_lines(
     if hint is None:
         return (0, 1, 2)
     seat = top.player
-    if any(open_slots(f, state.boards[t][hint], card, t != seat) for t in targets):
+    if any(open_slots(f, state.boards[t][hint], card, needs_near(f, card, seat, t)) for t in targets):
         return (hint,)
     return (0, 1, 2)
 
@@ -233,8 +234,9 @@ def _own_options(f: Facts, state: State, top: PlaceStep, card: str) -> list[Acti
     lines = _asked_lines(f, state, top, card, (seat,))
     if tribe_full(f, board, card):
         lines = ()  # a fourth Sneaky Git: no line of this tribe takes it
+    near = needs_near(f, card, seat, seat)  # a won or stolen Git
     for li in lines:
-        slots = open_slots(f, board[li], card)
+        slots = open_slots(f, board[li], card, near)
         if slots:
             placeable = True
             out.extend(map(_places(seat, card, li, None).__getitem__, slots))
