@@ -202,6 +202,11 @@ def gifts_of(scenario: Scenario, seat: int) -> tuple[str, ...]:
     return scenario.gifts[seat] if seat < len(scenario.gifts) else ()
 
 
+def own_cards(state: State, scenario: Scenario, seat: int) -> list[str]:
+    """The cards ``seat`` gathered itself (a scenario's gift, like Waters of Life's Hive, is not one)."""
+    return [u.card for u in state.sides[seat].units if u.card not in gifts_of(scenario, seat)]
+
+
 def opening_rolloff(state: State, purpose: str) -> State:
     contenders = tuple(s for s in range(state.seats) if not state.sides[s].out)
     return evolve(state, phase="rolloff", rolloff=RollOff(purpose, contenders))

@@ -424,6 +424,8 @@ def _army(cat: Catalog, state: State, scenario: Scenario, a: Action, ev: list[Ev
         if isinstance(a, ArmyReady):
             if seat != draft.order[draft.index]:
                 fail(f"It is {who(state, draft.order[draft.index])}'s pick")
+            if not armies.own_cards(state, scenario, seat):
+                fail(f"{who(state, seat)}'s army has no card yet: draft one before passing")
             state = armies.pass_draft(state, seat, "passes", ev)
             return armies.advance(cat, state, scenario, state.sets, ev)
         fail("A drafted card stays in the army")
@@ -436,7 +438,7 @@ def _army(cat: Catalog, state: State, scenario: Scenario, a: Action, ev: list[Ev
     if isinstance(a, RemoveCard):
         return armies.remove_card(cat, state, seat, UnitId.parse(a.unit), ev)
     side = state.sides[seat]
-    if not [u for u in side.units if u.card not in armies.gifts_of(scenario, seat)]:
+    if not armies.own_cards(state, scenario, seat):
         fail(f"{who(state, seat)}'s army has no card yet")
     ev.append(
         Event(
