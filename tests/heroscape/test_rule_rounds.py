@@ -83,7 +83,7 @@ def test_two_or_more_markers_may_lie_on_one_card() -> None:
 
 def test_initiative_ties_for_highest_roll_again() -> None:
     """'If there's a tie for highest roll, the tying players re-roll.'"""
-    state = premade(ARMIES + [["major-q10", "marrden-nagrubs"]])
+    state = premade([*ARMIES, ["major-q10", "marrden-nagrubs"]])
     for seat, order in enumerate([ANN, BEN, ("2:major-q10",) * 4]):
         state = markers(state, seat, *order)
     state = initiative(state, 15, 15, 2)
@@ -95,7 +95,7 @@ def test_initiative_ties_for_highest_roll_again() -> None:
 def test_the_rulebook_initiative_example() -> None:
     """Dan rolls 2, Mike 15, Ben 17: Ben takes each of his turns first, then play passes to the left;
     Ben's second turn comes before Dan's and Mike's."""
-    state = premade(ARMIES + [["major-q10", "marrden-nagrubs"]])
+    state = premade([*ARMIES, ["major-q10", "marrden-nagrubs"]])
     for seat, order in enumerate([ANN, BEN, ("2:major-q10",) * 4]):
         state = markers(state, seat, *order)
     state = initiative(state, 2, 17, 15)
@@ -134,7 +134,7 @@ def test_a_turn_is_lost_when_its_cards_figures_are_gone() -> None:
 
 
 def test_a_player_with_no_figures_left_places_no_markers_and_takes_no_turns() -> None:
-    state = premade(ARMIES + [["marrden-nagrubs"]])
+    state = premade([*ARMIES, ["marrden-nagrubs"]])
     for n in (1, 2, 3):
         state = act(state, "correct_status", player=2, figure=f"2:marrden-nagrubs/{n}", status="destroyed")
     state = markers(markers(state, 0, *ANN), 1, *BEN)

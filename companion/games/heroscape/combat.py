@@ -74,12 +74,10 @@ def aura_bonus(cat: Catalog, state: State, defender: FigureId) -> int:
 
 
 def thorian_holder(state: State, seat: int) -> bool:
-    """A figure of ``seat``'s team stands on the Glyph of Thorian."""
+    """A figure of ``seat``'s army stands on the Glyph of Thorian ("your figures": the holder's army,
+    as Ulaniva's and Crevcor's "your Army"; a teammate's figures are not covered)."""
     return any(
-        g.glyph == "thorian"
-        and g.holder
-        and not g.removed
-        and not opponents(state, FigureId.parse(g.holder).seat, seat)
+        g.glyph == "thorian" and g.holder and not g.removed and FigureId.parse(g.holder).seat == seat
         for g in state.glyphs
     )
 
@@ -144,10 +142,14 @@ def dice_for(
     a_card, d_card = cat.card(attacker.unit.card), cat.card(defender.unit.card)
     basic = state.basic
     check_conditions(cat, state, attacker, defender, special, conditions)
+    if basic and height.endswith("-major"):
+        fail("The Basic Game gives the higher figure one extra die, however high it stands")
     up, down = HEIGHT_BONUS[height]
     if special is not None:
+        # A special attack's own dice are never modified by height, glyphs or other powers; the
+        # defender still rolls its defense with what it has, height advantage included.
         attack = special_dice(special_power(cat, state, attacker, special), d_card)
-        up = down = 0  # special attacks are never modified by height (nor glyphs, nor other powers)
+        up = 0
     elif basic:
         attack = a_card.basic["attack"]
     else:
@@ -306,8 +308,10 @@ def leaving_engagement(
     cat: Catalog, state: State, seat: int, attacker: FigureId, defender: FigureId, ev: list[Event]
 ) -> State:
     turn = state.turn
-    if turn is None or turn.step == "ending" or state.stack:
-        fail("Leaving-engagement attacks happen while the turn's figures move")
+    if state.basic:
+        fail("The Basic Game has no engagement rules")
+    if turn is None or turn.step != "move" or state.stack:
+        fail("Leaving-engagement attacks happen while the turn's figures move, before any attack")
     if defender not in acting_pool(cat, state):
         fail("Only a figure moving this turn can be attacked as it leaves an engagement")
     if attacker.seat != seat or not opponents(state, seat, defender.seat):
@@ -333,8 +337,12 @@ def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: 
     """A figure moved down ``levels``: minor (the drop is its height or more: 1 die), major (10 more
     than its height: 3 dice), extreme (20 more: the d20, 19-20 survives). Fliers never fall."""
     figure = state.figure(fid)
+    if state.basic:
+        fail("The Basic Game has no falling rules")
     if figure is None or not figure.alive or fid.seat != seat:
         fail(f"{who(state, seat)} has no figure {fid.format()} on the battlefield")
+    if fid not in acting_pool(cat, state) or state.turn is None or state.turn.step != "move" or state.stack:
+        fail(f"{figure_label(cat, state, fid)} is not moving now: a figure falls while it moves")
     if levels < 0:
         fail("A drop is counted in levels down, from 0")
     card = cat.card(fid.unit.card)
