@@ -1,0 +1,245 @@
+"""A rendered table: the mat seen by a tilted camera, card faces lying in its zones, hands, lighting.
+
+``companion demo --camera`` and the tests lay cards with ``place(zone, card)`` / ``remove(zone, card)``
+(thread-safe) and read frames through ``RenderedSource``, which is an ordinary ``FrameSource``: the
+recognizer and the watcher cannot tell it from a camera. Each change is drawn once (mat, cards,
+lighting gradient and colour cast, a few noisy copies); a hand hovers over a card for a few frames
+after it is laid or lifted, as a player's would, so the watcher's stability window is exercised.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.capture import Frame
+from vision.mat import render_mat
+from vision.synth import SKIN_TONES, paste_face
+from vision.zones import MatLayout
+
+NOISY_COPIES = 3
+"""Differently noisy copies of each drawn table, cycled so no two frames in a row are identical."""
+
+
+@dataclass
+class LaidCard:
+    card: str
+    zone: str
+    slot: int
+    corners_mm: np.ndarray
+    """(4, 2) the face's corners on the mat, clockwise from its top-left."""
+
+
+class RenderedTable:
+    """The table the simulated camera films; see the module docstring."""
+
+    def __init__(
+        self,
+        layout: MatLayout,
+        faces: Mapping[str, np.ndarray],
+        rng: random.Random,
+        *,
+        px_per_mm: float = 1.6,
+        tilt: float = 0.06,
+        hand_frames: int = 2,
+    ) -> None:
+        self.layout = layout
+        self._faces = dict(faces)
+        self._rng = rng
+        self._hand_frames = hand_frames
+        self._lock = threading.Lock()
+        self._cards: list[LaidCard] = []
+        self._hands: list[tuple[np.ndarray, int]] = []
+        """(mat point, frames left) of hands still over the table."""
+        self.to_frame, self.size = camera_homography(layout, px_per_mm, tilt, rng)
+        """Mat millimetres → frame pixels, and the frame's (width, height)."""
+        self._empty: np.ndarray | None = None
+        self._drawn: list[np.ndarray] = []
+        self._frame_count = 0
+        self._gain = self._lighting()
+
+    # ------------------------------------------------------------------------------- the players
+
+    def place(self, zone: str, card: str) -> LaidCard:
+        """Lays ``card`` face up in the first free slot of ``zone`` (on top of a pile)."""
+        if card not in self._faces:
+            raise KeyError(f"no face for card {card!r}")
+        target = self.layout.zone(zone)
+        with self._lock:
+            used = {c.slot for c in self._cards if c.zone == zone}
+            free = [i for i in range(len(target.slots)) if i not in used]
+            slot = free[0] if free else len(target.slots) - 1  # a pile: on top of the last card
+            laid = LaidCard(card, zone, slot, self._jittered(target.slots[slot]))
+            self._cards.append(laid)
+            self._touched(laid)
+        return laid
+
+    def remove(self, zone: str, card: str) -> bool:
+        """Takes the topmost ``card`` from ``zone``; False when none lies there."""
+        with self._lock:
+            for index in range(len(self._cards) - 1, -1, -1):
+                laid = self._cards[index]
+                if laid.zone == zone and laid.card == card:
+                    del self._cards[index]
+                    self._touched(laid)
+                    return True
+        return False
+
+    def clear(self) -> None:
+        with self._lock:
+            self._cards.clear()
+            self._drawn = []
+
+    def cards(self) -> list[LaidCard]:
+        with self._lock:
+            return list(self._cards)
+
+    def corners_in_frame(self, laid: LaidCard) -> np.ndarray:
+        return cv2.perspectiveTransform(laid.corners_mm[None].astype(np.float64), self.to_frame)[0]
+
+    # ---------------------------------------------------------------------------------- the camera
+
+    def render(self) -> np.ndarray:
+        """The next frame the camera sees (BGR)."""
+        with self._lock:
+            if not self._drawn:
+                self._drawn = self._draw()
+            frame = self._drawn[self._frame_count % len(self._drawn)].copy()
+            self._frame_count += 1
+            hands = [(point, left - 1) for point, left in self._hands]
+            self._hands = [(point, left) for point, left in hands if left > 0]
+        for point, _ in hands:
+            self._draw_hand(frame, point)
+        return frame
+
+    def _touched(self, laid: LaidCard) -> None:
+        self._drawn = []
+        if self._hand_frames:
+            self._hands.append((laid.corners_mm.mean(axis=0), self._hand_frames))
+
+    def _jittered(self, slot: object) -> np.ndarray:
+        """A card laid by hand: a few millimetres off the printed outline, turned a few degrees."""
+        x, y, w, h = slot.x, slot.y, slot.w, slot.h  # type: ignore[attr-defined]
+        cx, cy = x + w / 2 + self._rng.uniform(-1.5, 1.5), y + h / 2 + self._rng.uniform(-1.5, 1.5)
+        turn = math.radians(self._rng.uniform(-2, 2))
+        local = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+        rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        return (local @ rotation.T + (cx, cy)).astype(np.float32)
+
+    def _draw(self) -> list[np.ndarray]:
+        if self._empty is None:
+            self._empty = self._empty_table()
+        frame = self._empty.copy()
+        piles = {z.name for z in self.layout.zones if len(z.slots) == 1}
+        tops = {laid.zone: laid for laid in self._cards if laid.zone in piles}
+        for laid in self._cards:  # a squared pile shows only its top card
+            if laid.zone in piles and tops[laid.zone] is not laid:
+                continue
+            paste_face(frame, self._faces[laid.card], self.corners_in_frame(laid).astype(np.float32))
+        lit = frame.astype(np.float32) * self._gain
+        noise = np.random.default_rng(self._rng.randrange(1 << 30))
+        return [
+            np.clip(lit + noise.normal(0, 3.0, lit.shape).astype(np.float32), 0, 255).astype(np.uint8)
+            for _ in range(NOISY_COPIES)
+        ]
+
+    def _empty_table(self) -> np.ndarray:
+        """Dark wood around the printed mat, seen through the camera's homography."""
+        width, height = self.size
+        dpi = 25.4 * 2.0  # 2 px/mm: finer than the frame anywhere on the mat
+        mat = render_mat(self.layout, dpi)
+        scale = np.diag([mat.shape[1] / self.layout.width_mm, mat.shape[0] / self.layout.height_mm, 1.0])
+        warp = self.to_frame @ np.linalg.inv(scale)
+        paper = cv2.cvtColor(mat, cv2.COLOR_GRAY2BGR)
+        frame = np.empty((height, width, 3), np.uint8)
+        frame[:] = (40, 70, 110)
+        grain = np.random.default_rng(self._rng.randrange(1 << 30)).normal(0, 6, (height, 1, 1))
+        frame = np.clip(frame + grain, 0, 255).astype(np.uint8)
+        cv2.warpPerspective(
+            paper, warp, (width, height), frame, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT
+        )
+        return frame
+
+    def _lighting(self) -> np.ndarray:
+        """A lamp to one side: a gradient across the table, a warm cast (fixed for the session)."""
+        width, height = self.size
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        angle = self._rng.uniform(0, 2 * math.pi)
+        ramp = (xs * math.cos(angle) + ys * math.sin(angle)) / math.hypot(width, height)
+        ramp = (ramp - ramp.min()) / max(1e-6, float(ramp.max() - ramp.min()))
+        gain = 0.7 + 0.4 * ramp
+        cast = np.array([0.92, 1.0, 1.06], np.float32)
+        return (gain[..., None] * cast).astype(np.float32)
+
+    def _draw_hand(self, frame: np.ndarray, point_mm: np.ndarray) -> None:
+        """A hand and forearm reaching in from the nearest frame edge over ``point_mm``."""
+        x, y = cv2.perspectiveTransform(point_mm.reshape(1, 1, 2).astype(np.float64), self.to_frame)[0, 0]
+        height, width = frame.shape[:2]
+        edges = [(x, height + 50.0), (x, -50.0), (-50.0, y), (width + 50.0, y)]
+        start = min(edges, key=lambda p: math.dist(p, (x, y)))
+        thickness = max(20, int(0.05 * min(width, height)))
+        colour = SKIN_TONES[self._frame_count % len(SKIN_TONES)]
+        cv2.line(frame, (int(start[0]), int(start[1])), (int(x), int(y)), colour, thickness)
+        cv2.circle(frame, (int(x), int(y)), int(thickness * 1.2), colour, -1)
+
+
+def camera_homography(
+    layout: MatLayout, px_per_mm: float, tilt: float, rng: random.Random
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """Where a camera above one end of the table puts the mat: its long side across the frame (the
+    camera is turned to the table's length), the far end squeezed by ``tilt``, a margin of table."""
+    long_mm, short_mm = max(layout.width_mm, layout.height_mm), min(layout.width_mm, layout.height_mm)
+    margin = 0.04
+    width = int(long_mm * px_per_mm * (1 + 2 * margin))
+    height = int(short_mm * px_per_mm * (1 + 2 * margin))
+    mx, my = width * margin, height * margin
+    squeeze = tilt * height
+    # Mat corners (TL, TR, BR, BL in mat mm) → frame: a portrait mat lies on its side.
+    w, h = layout.width_mm, layout.height_mm
+    mat = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    far, near = (mx + rng.uniform(0, squeeze), my), (width - mx, my + rng.uniform(0, squeeze))
+    frame = np.float32([far, near, (width - mx, height - my), (mx, height - my)])
+    if layout.height_mm > layout.width_mm:  # portrait mat: its top edge runs down the frame's left
+        frame = np.float32([frame[3], frame[0], frame[1], frame[2]])
+    return cv2.getPerspectiveTransform(mat, frame), (width, height)
+
+
+class RenderedSource:
+    """A ``FrameSource`` over a ``RenderedTable``, paced at ``fps`` like a real camera."""
+
+    spec = "sim:"
+
+    def __init__(
+        self, table: RenderedTable, fps: float = 8.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.table = table
+        self._interval = 1.0 / fps if fps > 0 else 0.0
+        self._clock = clock
+        self._next_at = 0.0
+        self._index = 0
+        self._closed = threading.Event()
+
+    @property
+    def finished(self) -> bool:
+        return self._closed.is_set()
+
+    def open(self) -> None:
+        self._closed.clear()
+
+    def read(self) -> Frame | None:
+        wait = self._next_at - self._clock()
+        if wait > 0 and self._closed.wait(wait):
+            return None
+        self._next_at = max(self._next_at + self._interval, self._clock())
+        self._index += 1
+        return Frame(self.table.render(), self._clock(), self._index)
+
+    def close(self) -> None:
+        self._closed.set()

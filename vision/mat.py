@@ -1,0 +1,212 @@
+"""The printable calibration mat and finding it again in a camera frame.
+
+``render_mat`` draws the mat (markers, zone outlines, slot outlines, labels) at a print resolution;
+``write_png`` / ``write_pdf`` save it (the PDF is one page of the smallest ISO A size the mat fits,
+else a poster page of the mat's own size). ``MatFinder`` reads the ArUco markers in a frame and gives
+the homography from camera pixels to mat millimetres: every marker seen adds its four corners, so a
+hand over a few of them does not lose the mat.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.zones import MatLayout
+
+log = logging.getLogger(__name__)
+
+MM_PER_INCH = 25.4
+PT_PER_INCH = 72.0
+ISO_A = (("A3", 297.0, 420.0), ("A2", 420.0, 594.0), ("A1", 594.0, 841.0), ("A0", 841.0, 1189.0))
+"""Paper sizes, portrait width × height in mm (ISO 216)."""
+ZONE_GREY, SLOT_GREY = 205, 215
+"""Grey levels of the printed outlines (255 is the paper)."""
+MIN_MARKERS = 2
+"""Markers needed for a homography: one gives four corners but too small a base to be accurate."""
+
+
+def aruco_dictionary(layout: MatLayout) -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.dictionary))
+
+
+def render_mat(layout: MatLayout, dpi: float = 150.0) -> np.ndarray:
+    """The mat as a greyscale image (white paper), ``dpi`` pixels per inch."""
+    scale = dpi / MM_PER_INCH
+    size = (round(layout.width_mm * scale), round(layout.height_mm * scale))
+    image = np.full((size[1], size[0]), 255, np.uint8)
+    dictionary = aruco_dictionary(layout)
+
+    def px(value: float) -> int:
+        return round(value * scale)
+
+    for marker in layout.markers:
+        side = px(marker.square.w)
+        drawn = cv2.aruco.generateImageMarker(dictionary, marker.id, side)
+        x, y = px(marker.square.x), px(marker.square.y)
+        image[y : y + side, x : x + side] = drawn
+    thin, bold = max(1, px(0.4)), max(1, px(0.8))
+    text_scale = px(5) / 22  # Hershey simplex is about 22 px tall at scale 1: labels 5 mm tall
+    for zone in layout.zones:
+        a = zone.area
+        # Outlines are light grey: people see them, the card detector's edge threshold does not (a
+        # dark line around a zone would enclose its cards in one outline and hide them).
+        cv2.rectangle(image, (px(a.x), px(a.y)), (px(a.x + a.w), px(a.y + a.h)), ZONE_GREY, thin)
+        baseline = (px(a.x + 3), px(a.y + 7))
+        cv2.putText(image, zone.label, baseline, cv2.FONT_HERSHEY_SIMPLEX, text_scale, 0, bold, cv2.LINE_AA)
+        for number, slot in enumerate(zone.slots, start=1):
+            corner = (px(slot.x), px(slot.y))
+            cv2.rectangle(image, corner, (px(slot.x + slot.w), px(slot.y + slot.h)), SLOT_GREY, thin)
+            if len(zone.slots) > 1:
+                mark = (px(slot.x + slot.w / 2 - 2), px(slot.y + slot.h / 2 + 2))
+                cv2.putText(image, str(number), mark, cv2.FONT_HERSHEY_SIMPLEX, text_scale, SLOT_GREY, thin)
+    caption = f"{layout.game} mat, {layout.players} players: print at 100 % ({layout.width_mm:.0f} x "
+    caption += f"{layout.height_mm:.0f} mm)"
+    where = (px(layout.markers[0].square.x + layout.markers[0].square.w + 6), px(8))
+    cv2.putText(image, caption, where, cv2.FONT_HERSHEY_SIMPLEX, text_scale * 0.8, 90, thin, cv2.LINE_AA)
+    return image
+
+
+def paper_for(layout: MatLayout) -> tuple[str, float, float]:
+    """(name, width mm, height mm) of the smallest ISO A sheet the mat fits, in the mat's
+    orientation; the mat's own size (a poster print) when even A0 is too small."""
+    landscape = layout.width_mm > layout.height_mm
+    for name, short, long in ISO_A:
+        width, height = (long, short) if landscape else (short, long)
+        if layout.width_mm <= width and layout.height_mm <= height:
+            return name, width, height
+    return "poster", layout.width_mm, layout.height_mm
+
+
+def write_png(image: np.ndarray, path: Path, dpi: float) -> None:
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise OSError(f"cannot encode {path.name} as PNG")
+    path.write_bytes(_with_png_dpi(data.tobytes(), dpi))
+
+
+def _with_png_dpi(png: bytes, dpi: float) -> bytes:
+    """Adds a pHYs chunk so printing programs print the mat at its real size."""
+    per_metre = round(dpi / MM_PER_INCH * 1000)
+    body = b"pHYs" + per_metre.to_bytes(4, "big") * 2 + b"\x01"
+    chunk = len(body[4:]).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+    end_of_header = 8 + 4 + 4 + 13 + 4  # signature, IHDR length, type, data, CRC
+    return png[:end_of_header] + chunk + png[end_of_header:]
+
+
+def pdf_bytes(image: np.ndarray, page_mm: tuple[float, float], image_mm: tuple[float, float]) -> bytes:
+    """A one-page PDF: the greyscale ``image`` drawn ``image_mm`` large, centred on a ``page_mm`` page.
+
+    Written by hand (PDF 1.4, one Flate-compressed image XObject): no dependency for 40 lines."""
+    height, width = image.shape[:2]
+
+    def pt(mm: float) -> float:
+        return mm / MM_PER_INCH * PT_PER_INCH
+
+    page_w, page_h = pt(page_mm[0]), pt(page_mm[1])
+    draw_w, draw_h = pt(image_mm[0]), pt(image_mm[1])
+    left, bottom = (page_w - draw_w) / 2, (page_h - draw_h) / 2
+    pixels = zlib.compress(np.ascontiguousarray(image).tobytes(), 6)
+    content = f"q {draw_w:.2f} 0 0 {draw_h:.2f} {left:.2f} {bottom:.2f} cm /Mat Do Q".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        (
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page_w:.2f} {page_h:.2f}] "
+            "/Resources << /XObject << /Mat 4 0 R >> >> /Contents 5 0 R >>"
+        ).encode(),
+        (
+            f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace /DeviceGray "
+            f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(pixels)} >>\nstream\n"
+        ).encode()
+        + pixels
+        + b"\nendstream",
+        f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def write_pdf(image: np.ndarray, layout: MatLayout, path: Path) -> str:
+    """Writes the mat as a PDF page; returns the paper's name ("A1", or "poster")."""
+    name, width, height = paper_for(layout)
+    path.write_bytes(pdf_bytes(image, (width, height), (layout.width_mm, layout.height_mm)))
+    return name
+
+
+@dataclass(frozen=True)
+class MatView:
+    """Where the mat lies in one frame."""
+
+    to_mat: np.ndarray
+    """3×3 homography: camera pixels → mat millimetres."""
+    markers: int
+    """How many markers were read (more: more accurate, and a better chance some are covered)."""
+
+    def mat_points(self, points: np.ndarray) -> np.ndarray:
+        """Frame pixel points (N×2) → mat millimetres (N×2)."""
+        pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.to_mat).reshape(-1, 2)
+
+    def to_frame(self) -> np.ndarray:
+        """The inverse homography: mat millimetres → camera pixels."""
+        return np.linalg.inv(self.to_mat)
+
+
+class MatFinder:
+    """Finds the mat's markers in frames (built once per layout; the detector is reused)."""
+
+    def __init__(self, layout: MatLayout) -> None:
+        self._layout = layout
+        params = cv2.aruco.DetectorParameters()
+        self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(layout), params)
+        self._known = {marker.id: marker.corners() for marker in layout.markers}
+
+    def find(self, frame: np.ndarray) -> MatView | None:
+        """The mat in ``frame`` (BGR or grey), or None when fewer than MIN_MARKERS markers are read."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        corners, ids, _ = self._detector.detectMarkers(grey)
+        if ids is None:
+            return None
+        image_points, mat_points = [], []
+        for found, marker_id in zip(corners, ids.ravel(), strict=True):
+            known = self._known.get(int(marker_id))
+            if known is not None:  # a marker of another mat (or a stray one) is not ours
+                image_points.extend(found.reshape(4, 2))
+                mat_points.extend(known)
+        count = len(image_points) // 4
+        if count < MIN_MARKERS:
+            return None
+        to_mat, _ = cv2.findHomography(
+            np.float32(image_points), np.float32(mat_points), cv2.RANSAC, ransacReprojThreshold=4.0
+        )
+        return None if to_mat is None else MatView(to_mat, count)
+
+
+def play_area(view: MatView, layout: MatLayout, frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) frame pixels of an upright box around every zone, kept on the mat's paper.
+
+    The recognizer looks only there: the paper's edge against the table would otherwise enclose
+    every card in one outline, and the markers and the table around the mat hold no cards anyway."""
+    zones = [zone.area for zone in layout.zones]
+    x0, y0 = min(a.x for a in zones), min(a.y for a in zones)
+    x1, y1 = max(a.x + a.w for a in zones), max(a.y + a.h for a in zones)
+    corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
+    frame = cv2.perspectiveTransform(corners, view.to_frame()).reshape(-1, 2)
+    width, height = frame_size
+    left, top = max(0, int(frame[:, 0].min())), max(0, int(frame[:, 1].min()))
+    right, bottom = min(width, int(frame[:, 0].max()) + 1), min(height, int(frame[:, 1].max()) + 1)
+    return left, top, right, bottom
