@@ -8,11 +8,13 @@ from companion.session.history import UnknownGameIdError
 from companion.session.resume import ResumeStats
 from companion.session.run import replay
 from companion.session.session import Session
+from companion.session.store import EventLogError
 from companion.session.views import PublishedView
 
 __all__ = [
     "PUBLISHED_VIEW_KEYS",
     "Command",
+    "EventLogError",
     "Outcome",
     "PublishedView",
     "ResumeStats",

@@ -93,8 +93,10 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
         setup = Setup.from_json(json.loads(row.setup))
         initial = game.new_game(setup)
     except Exception as exc:
-        logger.exception("cannot resume game %s (%s)", row.id, row.game)
+        # A game this program does not know (a newer log, a bundle not installed): a notice, no traceback.
         problem = f"game #{row.id} ({row.game}) cannot be resumed: {exc}"
+        logger.warning("%s", problem)
+        logger.debug("why game %s cannot be resumed", row.id, exc_info=True)
         return Resumed(None, seq, change_of(last), ResumeStats(game_id=row.id), (problem,))
     if game.rules_version != row.rules_version:
         logger.warning(
@@ -109,8 +111,9 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
     except Exception as exc:
         # The rules changed under a stored input: keep the position up to it and say so.
         bad = applied[len(run.applied)]
-        logger.exception("input #%s of game %s no longer applies", bad.seq, row.id)
         problems.append(f"input #{bad.seq} no longer applies under rules {game.rules_version}: {exc}")
+        logger.warning("game %s: %s", row.id, problems[-1])
+        logger.debug("why input #%s no longer applies", bad.seq, exc_info=True)
         run.redo.clear()
     stats = ResumeStats(
         game_id=row.id,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -23,7 +24,7 @@ from companion.session import history as history_queries
 from companion.session.contract import Command, Outcome
 from companion.session.feed import Feed, Subscriber
 from companion.session.resume import ResumeStats
-from companion.session.store import EventLog
+from companion.session.store import EventLog, unreadable
 from companion.session.views import Position, PublishedView, build_view
 from companion.session.writer import Writer
 
@@ -106,12 +107,18 @@ class Session:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Opens the log, resumes the current game and starts the writer thread."""
+        """Opens the log, resumes the current game and starts the writer thread.
+
+        Raises ``EventLogError`` (one line: damaged, newer schema, locked) when the log cannot be used.
+        """
         if self._thread is not None:
             raise RuntimeError("the session is already running")
         self._writer.log.open()
         try:
             self._resume_stats = self._writer.resume()
+        except sqlite3.Error as exc:  # a file whose header is sound but whose pages are not
+            self._writer.log.close()
+            raise unreadable(self._writer.log.path, exc) from None
         except BaseException:
             self._writer.log.close()
             raise

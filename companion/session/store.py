@@ -20,6 +20,11 @@ logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 
+
+class EventLogError(RuntimeError):
+    """The event log cannot be opened: damaged, written by a newer program, or held by another process."""
+
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -99,6 +104,16 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
+def unreadable(path: Path, exc: sqlite3.Error) -> EventLogError:
+    """The one-line EventLogError for an SQLite failure while opening or reading the log at start."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return EventLogError(f"{path}: another program holds a lock on the event log ({text})")
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return EventLogError(f"{path}: not a readable event log, the file is damaged ({text})")
+    return EventLogError(f"{path}: cannot open the event log ({text})")
+
+
 def game_row(row: tuple) -> GameRow:
     return GameRow(*row)
 
@@ -124,22 +139,34 @@ class EventLog:
         return self._conn
 
     def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Opens (or creates) the log for writing; EventLogError with a one-line reason when it cannot."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise EventLogError(f"{self.path}: cannot create its folder ({exc.strerror})") from None
         self._lock()
         try:
             self._conn = self._connect()
+        except sqlite3.Error as exc:
+            self._unlock()
+            raise unreadable(self.path, exc) from None
         except BaseException:
             self._unlock()
             raise
 
     def _lock(self) -> None:
         """Two writers on one log would each believe their own position; the second one must not start."""
-        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise EventLogError(f"{self.path}: cannot open its lock file ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise RuntimeError(f"{self.path}: another session is already writing this event log") from None
+            raise EventLogError(
+                f"{self.path}: another session is already writing this event log (stop that companion first)"
+            ) from None
         self._lock_fd = fd
 
     def _unlock(self) -> None:
@@ -149,16 +176,23 @@ class EventLog:
 
     def _connect(self) -> sqlite3.Connection:
         conn = connect(self.path)
-        conn.execute("PRAGMA journal_mode = WAL")
-        # FULL: the WAL is synced at every commit, so an input is on disk before it is published.
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
+        try:
+            # Asked first: a log from a newer program is left exactly as it is, WAL mode included.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise EventLogError(
+                    f"{self.path}: event log schema {version} is newer than this program's"
+                    f" ({SCHEMA_VERSION}): update the companion to open it"
+                )
+            conn.execute("PRAGMA journal_mode = WAL")
+            # FULL: the WAL is synced at every commit, so an input is on disk before it is published.
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.executescript(SCHEMA)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
             conn.close()
-            raise RuntimeError(f"{self.path}: event log schema {version} is newer than this program's")
-        conn.executescript(SCHEMA)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            raise
         return conn
 
     def close(self) -> None:
