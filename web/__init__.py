@@ -21,6 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "DEFAULT_PLAYERS": [],
     "SSE_KEEPALIVE": 15.0,
     "SSE_RETRY_MS": 2000,
+    "SSE_MAX_STREAMS": 24,  # open streams at once (each holds a server thread); 503 beyond
     "PIN_MAX_FAILURES": 5,  # wrong PINs from one address before it must wait
     "PIN_LOCKOUT_SECONDS": 30.0,
     # Cookies only ride on same-site requests: another site cannot post commands with a phone's cookie.

@@ -11,20 +11,27 @@ view because the session coalesced them, is right again with the next message::
     : keep-alive                    (a comment every SSE_KEEPALIVE seconds without a view)
 
 The first message of every connection is the full current view (the subscription's first item).
+
+Each stream holds one server thread while it is open, so at most ``SSE_MAX_STREAMS`` are served at
+once (503 beyond, and EventSource retries); a client that goes away is normal and logged at debug.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 
 from flask import Blueprint, Flask, Response, current_app
+from werkzeug.exceptions import ServiceUnavailable
 
 from companion.engine import JSON
 from companion.session.contract import Subscription
 from web.context import current_session
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("stream", __name__)
 
@@ -37,9 +44,10 @@ class Streams:
     """The open streams of one app: counted, all ended at once on shutdown, and sharing the encoded
     message of the latest view (every client sends the same bytes: encode once, not once per TV)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = 24) -> None:
         self.stopping = threading.Event()
-        self._lock = threading.Lock()
+        self.limit = limit
+        self._lock = threading.Condition()
         self._open = 0
         self._last: tuple[Mapping[str, JSON] | None, bytes] = (None, b"")
 
@@ -57,17 +65,27 @@ class Streams:
         with self._lock:
             return self._open
 
-    def opened(self) -> None:
+    def reserve(self) -> bool:
+        """Counts a stream about to open; False (nothing counted) when ``limit`` are open already."""
         with self._lock:
+            if self._open >= self.limit:
+                return False
             self._open += 1
+            return True
 
     def closed(self) -> None:
         with self._lock:
             self._open -= 1
+            self._lock.notify_all()
+
+    def wait_all_closed(self, timeout: float) -> bool:
+        """True once no stream is open (within ``timeout`` seconds)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._open == 0, timeout)
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[_STREAMS] = Streams()
+    app.extensions[_STREAMS] = Streams(limit=int(app.config["SSE_MAX_STREAMS"]))
 
 
 def streams_of(app: Flask) -> Streams:
@@ -95,10 +113,11 @@ def events(
     *,
     keepalive: float,
     retry_ms: int,
-) -> Iterator[bytes]:
-    """The text of one stream; closes the subscription when the client goes or the app stops."""
+) -> Generator[bytes, None, None]:
+    """The text of one stream (counted in ``streams`` already, see ``Streams.reserve``); closes the
+    subscription when the client goes or the app stops."""
     now = time.monotonic
-    streams.opened()
+    sent = 0
     try:
         yield f"retry: {retry_ms}\n\n".encode()
         quiet_since = now()
@@ -107,28 +126,58 @@ def events(
             view = subscription.get(timeout=min(POLL_SECONDS, keepalive))
             if view is not None:
                 yield streams.message(view)
+                sent += 1
                 quiet_since = now()
             elif now() - quiet_since >= keepalive:
                 # Keeps proxies and the browser from timing out, and finds a vanished client:
                 # writing to its closed socket ends this generator.
                 yield b": keep-alive\n\n"
                 quiet_since = now()
+    except GeneratorExit:
+        # The server closes the generator when the client went away (a TV switched off, a phone
+        # locked): normal at a table, so one debug line and no traceback.
+        log.debug("a stream client went away after %d views", sent)
+        raise
     finally:
         subscription.close()
         streams.closed()
 
 
+class StartedStream:
+    """A stream's generator, started, as the WSGI body: closing it runs the generator's ``finally``
+    (subscription closed, stream uncounted) even when the server closes it before iterating once,
+    which an unstarted generator would skip."""
+
+    def __init__(self, body: Generator[bytes, None, None]) -> None:
+        self._body = body
+        self._first = next(body)  # enters its try block
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield self._first
+        yield from self._body
+
+    def close(self) -> None:
+        self._body.close()
+
+
 @bp.get("/stream")
 def stream() -> Response:
-    subscription = current_session().subscribe()
+    streams = streams_of(current_app)  # type: ignore[arg-type]  # the proxy is the app
+    if not streams.reserve():
+        raise ServiceUnavailable(f"{streams.limit} screens are streaming already: close one and retry")
+    try:
+        subscription = current_session().subscribe()
+    except BaseException:
+        streams.closed()
+        raise
     body = events(
         subscription,
-        streams_of(current_app),  # type: ignore[arg-type]  # the proxy is the app
+        streams,
         keepalive=float(current_app.config["SSE_KEEPALIVE"]),
         retry_ms=int(current_app.config["SSE_RETRY_MS"]),
     )
     return Response(
-        body,
+        StartedStream(body),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -1,9 +1,9 @@
 """``companion serve``: the table's web server (TV scoreboard, control page, API, live stream).
 
-Served by werkzeug's threaded WSGI server: one thread per connection. A table has a TV and a few
-phones, so a dozen threads, each mostly asleep on its stream's queue, is far below what a Pi handles,
-and it needs no extra dependency or async rewrite. Every SSE client holds one thread for as long as it
-is connected; ``Server.stop`` ends those streams first so shutdown never waits on a browser.
+Served by waitress, a production WSGI server in pure Python (installs on a Pi from its wheel, no
+compiler): a fixed pool of threads runs the app, one event loop does the socket I/O. Every SSE client
+holds one pool thread for as long as it is connected; ``Server.stop`` ends those streams first so
+shutdown never waits on a browser.
 """
 
 from __future__ import annotations
@@ -68,54 +68,97 @@ def configure_logging(level: str) -> None:
         stream=sys.stdout,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request drowns the log
 
 
-def _request_handler() -> type:
-    from werkzeug.serving import WSGIRequestHandler
+SPARE_THREADS = 8
+"""Threads beyond the stream limit, kept for pages, API calls and commands while every screen streams."""
 
-    class RequestHandler(WSGIRequestHandler):
-        """Sends each SSE message in one packet, at once.
+MAX_BUFFERED_BODY = 16 * 1024 * 1024
+"""Bodies up to this are read whole and refused by the app (413 in JSON, see web.limits); a larger
+declared body is refused by the server before it is read (its own plain-text 413)."""
 
-        werkzeug writes a chunk as four small writes (size, CRLF, data, CRLF) and then flushes: with a
-        socket file buffer larger than a view they leave as one send, and without Nagle's algorithm
-        that send never waits for the TV to acknowledge the previous message.
-        """
 
-        wbufsize = 1 << 18  # a Chaos Marauders view is 5-30 KB
+class ServerError(RuntimeError):
+    """The server cannot listen where the settings ask (the port is taken, the address is not ours)."""
 
-        def setup(self) -> None:
-            super().setup()
-            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    return RequestHandler
+class _QuietDisconnects(logging.Filter):
+    """A screen that closes its stream is normal: web.stream logs one debug line for it, so waitress's
+    own INFO line per closed client is dropped (every other waitress record passes)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Client disconnected while serving")
+
+
+_QUIET = _QuietDisconnects()
 
 
 class Server:
-    """The Flask app on a threaded werkzeug server, run on a background thread."""
+    """The Flask app on waitress: a production WSGI server whose event loop runs on a background thread.
+
+    waitress reads requests and writes answers from one event loop, and runs the app on a fixed pool
+    of threads. Each SSE client holds one pool thread for as long as it is connected (its generator
+    sleeps on its queue), so the pool is sized from the app's stream limit (``SSE_MAX_STREAMS``, whose
+    excess streams are refused with 503) plus SPARE_THREADS for everything else: a full house of TVs
+    never starves the phones' commands. Each SSE message is one chunk that waitress sends at once from
+    the app's thread (no output buffering since waitress 2), with Nagle's algorithm off.
+    """
 
     def __init__(self, app: Any, host: str, port: int) -> None:
-        from werkzeug.serving import make_server
+        from waitress.server import create_server
 
         self.app = app
-        self._server = make_server(host, port, app, threaded=True, request_handler=_request_handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, name="http", daemon=True)
+        self._map: dict[int, Any] = {}
+        self._stopping = threading.Event()
+        threads = int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS
+        try:
+            self._server = create_server(
+                app,
+                map=self._map,
+                host=host,
+                port=port,
+                threads=threads,
+                max_request_body_size=MAX_BUFFERED_BODY,
+                ident="table-companion",
+            )
+        except OSError as exc:
+            raise ServerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        logging.getLogger("waitress").addFilter(_QUIET)
+        self._thread = threading.Thread(target=self._run, name="http", daemon=True)
 
     @property
     def port(self) -> int:
-        return int(self._server.server_port)
+        return int(self._server.effective_port)
+
+    @property
+    def threads(self) -> int:
+        return int(self._server.adj.threads)
 
     def start(self) -> Server:
         self._thread.start()
         return self
 
+    def _run(self) -> None:
+        from waitress import wasyncore
+
+        # One poll at a time, so a stop is noticed within the poll timeout and everything closes here,
+        # on the loop's own thread (waitress's run() only ends when its map is emptied under it).
+        while not self._stopping.is_set():
+            wasyncore.loop(timeout=0.2, map=self._map, use_poll=True, count=1)
+        self._server.task_dispatcher.shutdown(timeout=5)
+        wasyncore.close_all(self._map)
+
     def stop(self) -> None:
-        from web.stream import stop_streams
+        from web.stream import stop_streams, streams_of
 
         stop_streams(self.app)
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        # Streams end within web.stream.POLL_SECONDS; their final chunk still goes out through the loop.
+        streams_of(self.app).wait_all_closed(timeout=5)
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        else:  # never started: only the listening socket to close
+            self._server.close()
 
 
 def lan_address() -> str:
@@ -141,8 +184,7 @@ def open_session(settings: Settings) -> Any:
     """The real session over the settings' event log, started (resumes the game in the log)."""
     from companion.session import Session
 
-    settings.db.parent.mkdir(parents=True, exist_ok=True)
-    session = Session(settings.db)
+    session = Session(settings.db)  # EventLogError when the log is damaged, newer or locked
     session.start()
     return session
 
@@ -195,13 +237,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    from companion.session import EventLogError
+
     with stop_on_signal() as stop:
-        session = open_session(settings)
+        try:
+            session = open_session(settings)
+        except EventLogError as exc:
+            print(f"companion serve: {exc}", file=sys.stderr)
+            return 1
         try:
             with adapters(settings, session) as wired, serving(settings, session, wired.table) as server:
                 print_banner(settings, server.port)
                 while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
                     pass
+        except ServerError as exc:
+            print(f"companion serve: {exc}", file=sys.stderr)
+            return 1
         finally:
             session.stop()
     log.info("stopped")

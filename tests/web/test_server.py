@@ -1,0 +1,149 @@
+"""The production server (waitress) under ``companion serve``: SSE through it, closed clients, limits,
+and a start that cannot work (event log, port) ending with one line instead of a traceback."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import socket
+import sqlite3
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main, serve
+from companion.session import Session
+from companion.session.store import SCHEMA_VERSION
+from web import create_app
+from web.stream import streams_of
+
+from .web_support import PIN, new_game_body
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[serve.Server]:
+    with Session(tmp_path / "live.sqlite3") as session:
+        config = {"TABLE_PIN": PIN, "SECRET_KEY": "k", "SSE_MAX_STREAMS": 3, "SSE_KEEPALIVE": 0.3}
+        app = create_app(config, session)
+        server = serve.Server(app, "127.0.0.1", 0).start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+def open_stream(server: serve.Server) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    conn.request("GET", "/stream")
+    return conn.getresponse()
+
+
+def next_view(response: http.client.HTTPResponse) -> dict:
+    """The next ``data:`` line of the stream as JSON (a socket timeout fails the test: no hang)."""
+    while True:
+        line = response.fp.readline()
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            return json.loads(line[len(b"data: ") :])
+
+
+def post_command(server: serve.Server, body: dict) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    headers = {"Content-Type": "application/json", "X-Table-Pin": PIN}
+    conn.request("POST", "/api/commands", json.dumps(body), headers)
+    response = conn.getresponse()
+    answer = response.status, json.loads(response.read())
+    conn.close()
+    return answer
+
+
+def test_the_server_is_waitress_not_the_development_server(live):
+    conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=5)
+    conn.request("GET", "/api/view")
+    response = conn.getresponse()
+    assert response.status == 200 and response.getheader("Server") == "table-companion"
+    assert live.threads == 3 + serve.SPARE_THREADS
+
+
+def test_a_stream_through_the_server_gets_the_snapshot_then_each_update_at_once(live):
+    stream = open_stream(live)
+    assert stream.status == 200 and stream.getheader("Content-Type").startswith("text/event-stream")
+    assert next_view(stream)["status"] == "no_game"  # the snapshot first
+    status, outcome = post_command(live, new_game_body())
+    assert status == 200
+    view = next_view(stream)  # read within the socket timeout: the update was not held in a buffer
+    assert view["seq"] == outcome["seq"] and view["status"] == "playing"
+    stream.close()
+
+
+def test_a_client_that_closes_its_stream_is_one_debug_line(live, caplog, capfd):
+    caplog.set_level(logging.DEBUG)
+    stream = open_stream(live)
+    next_view(stream)
+    raw: socket.socket = stream.fp.raw._sock  # type: ignore[attr-defined]
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset, as a TV
+    stream.close()
+    raw.close()
+    # The next write (a view, else the keep-alive) finds the socket gone and ends the stream.
+    assert post_command(live, new_game_body())[0] == 200
+    assert streams_of(live.app).wait_all_closed(timeout=5)
+    gone = [r for r in caplog.records if r.name == "web.stream" and "went away" in r.getMessage()]
+    assert len(gone) == 1 and gone[0].levelno == logging.DEBUG
+    assert not [r for r in caplog.records if r.levelno >= logging.INFO and r.name.startswith("waitress")]
+    assert not [r for r in caplog.records if r.exc_info]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_streams_beyond_the_limit_are_refused_and_the_api_still_answers(live):
+    streams = [open_stream(live) for _ in range(3)]
+    for stream in streams:
+        next_view(stream)
+    refused = open_stream(live)
+    assert refused.status == 503 and "3 screens" in json.loads(refused.read())["reason"]
+    assert post_command(live, new_game_body())[0] == 200  # spare threads serve commands
+    for stream in streams:
+        assert next_view(stream)["status"] == "playing"
+        stream.close()
+
+
+def serve_args(db: Path, port: int = 0) -> list[str]:
+    return ["serve", "--db", str(db), "--host", "127.0.0.1", "--port", str(port), "--pin", "1234"]
+
+
+def one_line_failure(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("companion serve: ")
+    return err
+
+
+def test_serve_on_a_damaged_log_prints_one_line(tmp_path, capsys):
+    db = tmp_path / "table.sqlite3"
+    db.write_bytes(b"\x00\x01garbage" * 1000)
+    assert "damaged" in one_line_failure(capsys, serve_args(db))
+
+
+def test_serve_on_a_log_from_a_newer_program_prints_one_line(tmp_path, capsys):
+    db = tmp_path / "table.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 7}")
+    assert "newer" in one_line_failure(capsys, serve_args(db))
+
+
+def test_serve_on_a_log_another_process_holds_prints_one_line(tmp_path, capsys):
+    db = tmp_path / "table.sqlite3"
+    with Session(db):
+        assert "another session" in one_line_failure(capsys, serve_args(db))
+
+
+def test_serve_on_a_port_in_use_prints_one_line(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert f"cannot listen on 127.0.0.1:{port}" in one_line_failure(
+            capsys, serve_args(tmp_path / "t.sqlite3", port)
+        )
