@@ -57,8 +57,8 @@ def stop_on_glyph(
     if state.basic:
         fail("The Basic Game uses no glyphs")
     turn = state.turn
-    if turn is None or turn.seat != seat or state.stack:
-        fail("A figure stops on a glyph while it moves on its turn")
+    if turn is None or turn.seat != seat or turn.step != "move" or state.stack:
+        fail("A figure stops on a glyph while it moves on its turn, before any attack")
     if fid not in acting_pool(cat, state):
         fail(f"{fid.format()} is not moving this turn")
     if not cat.has_glyph(glyph_id):
@@ -70,6 +70,8 @@ def stop_on_glyph(
     if known is not None and known.holder is not None:
         fail(f"{glyph.title} is held by {known.holder}: one figure per glyph")
     name = figure_label(cat, state, fid)
+    if cat.card(fid.unit.card).spaces == 1:
+        state = _step_off(state, fid)  # a one-space figure stands on one glyph at a time
     ev.append(
         Event(
             "GlyphFound",
@@ -88,9 +90,18 @@ def stop_on_glyph(
     return push(state, D20(seat, "glyph", glyph_id, threshold=glyph.fails_below))
 
 
+def _step_off(state: State, fid: FigureId) -> State:
+    """The glyphs ``fid`` stood on no longer hold it."""
+    me = fid.format()
+    return evolve(state, glyphs=tuple(replace(g, holder=None) if g.holder == me else g for g in state.glyphs))
+
+
 def leave_glyph(
     cat: Catalog, state: State, seat: int, glyph_id: str, conditions: frozenset[str], ev: list[Event]
 ) -> State:
+    turn = state.turn
+    if turn is None or turn.seat != seat or turn.step != "move" or state.stack:
+        fail("A figure moves off a glyph while it moves on its own turn")
     held = glyph_state(state, glyph_id)
     if held is None or held.holder is None or FigureId.parse(held.holder).seat != seat:
         fail(f"No figure of {who(state, seat)} stands on that glyph")

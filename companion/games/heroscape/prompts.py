@@ -26,6 +26,7 @@ from companion.games.heroscape.actions import (
     Declare,
     Decline,
     EndTurn,
+    LoseMarker,
     Moved,
     PlaceMarkers,
     UsePower,
@@ -48,7 +49,7 @@ from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.powers import rebirth_cards, targets, usable_power
 from companion.games.heroscape.rounds import basic_seat, hive_mind_squads, must_place
 from companion.games.heroscape.state import D20 as D20Step
-from companion.games.heroscape.state import Ask, PendingAttack, State
+from companion.games.heroscape.state import MARKERS, Ask, PendingAttack, State
 
 MARKER_LAYOUTS = 256
 BASIC_FIRST_DICE = 6
@@ -344,7 +345,22 @@ def legal(cat: Catalog, state: State, scenario: Scenario, sets: int) -> list[Act
             out.extend(marker_layouts(state, seat))
     elif asked.kind == "turn":
         out.extend(attacks(cat, state))
+    elif asked.kind == "lose-marker" and isinstance(state.top, Ask):
+        # The victim names the marker on their own phone (no public choice would keep it secret).
+        out.extend(lost_markers(state, state.top))
     return out
+
+
+def lost_markers(state: State, ask: Ask) -> list[LoseMarker]:
+    """The face-down markers on the card the Glyph of Ored took one from."""
+    side = state.sides[ask.seat]
+    if side.markers is None:
+        return []
+    return [
+        LoseMarker(p(ask.seat), MARKERS[i])  # type: ignore[arg-type]
+        for i in range(4)
+        if side.markers[i] == ask.subject and not side.removed[i] and (i == 3 or not side.revealed[i])
+    ]
 
 
 def marker_layouts(state: State, seat: int) -> list[PlaceMarkers]:
