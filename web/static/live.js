@@ -99,5 +99,18 @@ var TableLive = (function () {
     return parts.join(" · ");
   }
 
-  return { connect: connect, el: el, deviceSummary: deviceSummary };
+  // An accepted action told in words, for a change whose events say nothing (a roll that only counts
+  // towards several, like the Idol's six): "Grotsnik rolled Orcish Eye", never a bare "act".
+  function describeAction(action, playerName, faceName) {
+    if (!action || typeof action !== "object") return null;
+    var who = typeof action.player === "number" ? playerName(action.player) : null;
+    if (action.kind === "roll" && Array.isArray(action.faces) && action.faces.length) {
+      var faces = action.faces.map(function (face) { return faceName(action.die, face); }).join(", ");
+      return (who ? who + " rolled " : "Rolled ") + faces;
+    }
+    var what = String(action.kind || "move").replace(/_/g, " ");
+    return who ? who + ": " + what : what.charAt(0).toUpperCase() + what.slice(1);
+  }
+
+  return { connect: connect, el: el, deviceSummary: deviceSummary, describeAction: describeAction };
 })();

@@ -2,15 +2,24 @@
 // What a game's table looks like is drawn by that game's renderer (its bundle's screens/tv.js, which
 // calls TableTV.register); a game without one gets a plain panel per player. Whole views arrive every
 // time (see docs/api.md for their keys), so each is drawn from scratch.
+// The page is laid out for 1920x1080 and scaled as a whole to the screen. Text that could outgrow its
+// box is fitted after drawing (TableTV.fit: smaller type down to MIN_PX, then a shortened text), and
+// lists (ticker, notices, devices) keep only the items that fit whole: nothing is ever cut off.
 "use strict";
 
 var TableTV = (function () {
   var el = TableLive.el;
+  var WIDTH = 1920; // the layout's size, scaled to the screen
+  var HEIGHT = 1080;
+  var MIN_PX = 20; // nothing smaller on a TV read from three metres
+  var MAX_CHARS = 160; // a longer text (a pasted essay as a name) is shortened before it is fitted
   var TICKER_SIZE = 6; // changes remembered
-  var TICKER_LINES = 3; // lines that fit the footer at their size
   var renderers = {}; // game name -> {render(main, game, view), status(game), round(game), finalParts(player)}
   var ticker = []; // [{seq, kind, texts}] newest first
   var CHANGE_NAMES = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended", act: "Move played" };
+  var urls = { history: null, dice: null };
+  var dice = {}; // die name -> {title, faces: {face: name}}: changes without events are told by their action
+  var asked = {}; // seq -> true once the history was asked to tell that change
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
@@ -24,6 +33,70 @@ var TableTV = (function () {
   function register(name, renderer) {
     renderers[name] = renderer;
   }
+
+  // ------------------------------------------------------------------------------ fitting
+
+  function scaleToScreen() {
+    // One picture for every screen: a 720p TV shows the 1080p layout smaller, never reflowed or cut.
+    var scale = Math.min(window.innerWidth / WIDTH, window.innerHeight / HEIGHT);
+    var left = (window.innerWidth - WIDTH * scale) / 2;
+    var top = (window.innerHeight - HEIGHT * scale) / 2;
+    document.body.style.transform = "translate(" + left + "px, " + top + "px) scale(" + scale + ")";
+  }
+
+  function overflows(node) {
+    return node.scrollWidth > node.clientWidth + 1 || node.scrollHeight > node.clientHeight + 1;
+  }
+
+  function shortened(value) {
+    // Ever shorter forms of a text, word by word, each ending in "…" (the last resort of fit).
+    var words = String(value).slice(0, MAX_CHARS).split(/\s+/).filter(Boolean);
+    var forms = [];
+    for (var n = words.length - 1; n >= 1; n--) forms.push(words.slice(0, n).join(" ") + "…");
+    var first = words[0] || "";
+    for (var c = first.length - 1; c >= 1; c--) forms.push(first.slice(0, c) + "…");
+    return forms;
+  }
+
+  function fit(node, maxPx, minPx, forms) {
+    // Shows node's text whole: the largest size from maxPx down to minPx (>= MIN_PX) that fits its box,
+    // else the first of `forms` (default: the text shortened word by word) that fits at minPx.
+    // The box must bound the text (a max-height or a grid cell) for an overflow to be seen.
+    var low = Math.max(minPx || MIN_PX, MIN_PX);
+    var size = Math.max(maxPx, low);
+    var full = node.textContent;
+    if (full.length > MAX_CHARS) node.textContent = full.slice(0, MAX_CHARS - 1) + "…";
+    node.style.fontSize = size + "px";
+    while (overflows(node) && size > low) {
+      size = Math.max(size - 2, low);
+      node.style.fontSize = size + "px";
+    }
+    if (!overflows(node)) return true;
+    var candidates = forms || shortened(full);
+    for (var i = 0; i < candidates.length; i++) {
+      node.textContent = candidates[i];
+      if (!overflows(node)) {
+        if (!node.title) node.title = full;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function keepWhatFits(box, list, items) {
+    // Appends items (nodes) to list while box shows them whole; the first that does not fit and
+    // everything after it are left out. Returns how many were kept.
+    for (var i = 0; i < items.length; i++) {
+      list.appendChild(items[i]);
+      if (overflows(box)) {
+        list.removeChild(items[i]);
+        return i;
+      }
+    }
+    return items.length;
+  }
+
+  // ------------------------------------------------------------------------------ scores
 
   function scoreParts(score) {
     // The numeric parts of a score other than its total ("cards 40 · booty 10"), for any game.
@@ -40,6 +113,19 @@ var TableTV = (function () {
     return player.score && typeof player.score.total === "number" ? player.score.total : 0;
   }
 
+  function star() {
+    // Drawn, not a font glyph: "★" is missing from some fonts a TV's browser may have.
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("class", "final-star");
+    svg.setAttribute("aria-label", "winner");
+    var path = document.createElementNS(ns, "path");
+    path.setAttribute("d", "M12 1.5l3.1 7.1 7.7.7-5.8 5.1 1.7 7.6L12 18l-6.7 4 1.7-7.6-5.8-5.1 7.7-.7z");
+    svg.appendChild(path);
+    return svg;
+  }
+
   // A game without a renderer of its own: one panel per player with the score and whose turn it is.
   var plain = {
     render: function (main, game) {
@@ -53,12 +139,15 @@ var TableTV = (function () {
         panel.appendChild(el("strong", "plain-total", total(p)));
         main.appendChild(panel);
       });
+      Array.prototype.forEach.call(main.querySelectorAll(".plain-name"), function (n) { fit(n, 48, 24); });
     },
   };
 
   function rendererOf(game) {
     return renderers[game.game] || plain;
   }
+
+  // ------------------------------------------------------------------------------ the frame
 
   function renderTop(game, renderer) {
     var prompt = document.getElementById("prompt");
@@ -69,6 +158,7 @@ var TableTV = (function () {
       top.style.removeProperty("--player");
       text("game-title", "Table Companion");
       text("round", "");
+      fit(prompt, 48, 28);
       return;
     }
     var waiting = game.prompt ? game.prompt.players || [] : [];
@@ -78,49 +168,109 @@ var TableTV = (function () {
     prompt.textContent = game.finished ? "Game over" : game.prompt ? game.prompt.text : "";
     text("game-title", game.title || game.game);
     text("round", renderer.round ? renderer.round(game) : game.round ? "Round " + game.round : "");
-    (renderer.status ? renderer.status(game) : []).forEach(function (pair) {
+    var pairs = renderer.status ? renderer.status(game) : [];
+    keepWhatFits(status, status, pairs.map(function (pair) {
       var row = el("div", "status-item");
       row.appendChild(el("span", "status-label", pair[0]));
       row.appendChild(el("strong", "status-value", pair[1]));
-      status.appendChild(row);
-    });
+      return row;
+    }));
+    fit(prompt, 48, 28);
+    fit(document.getElementById("game-title"), 28, 20);
+    fit(document.getElementById("round"), 40, 24);
+  }
+
+  function faceName(die, face) {
+    var info = dice[die];
+    return info && info.faces && info.faces[face] ? info.faces[face] : String(face);
+  }
+
+  function describe(action, game) {
+    // A change whose events say nothing (a roll that only counts towards several, like the Idol's
+    // six) is told from its action, so the ticker never shows a bare "act".
+    return TableLive.describeAction(action, function (seat) {
+      var p = ((game && game.players) || []).filter(function (q) { return q.seat === seat; })[0];
+      return p ? p.name : "Seat " + (seat + 1);
+    }, faceName);
+  }
+
+  var currentGame = null; // the game of the latest view: names for the changes told by their action
+
+  function tellLater(seq) {
+    // Looks a change up in the history (it holds the action) so the ticker can tell it.
+    if (!urls.history || asked[seq]) return;
+    asked[seq] = true;
+    fetch(urls.history + "?limit=" + TICKER_SIZE, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : { history: [] }; })
+      .then(function (body) {
+        var item = (body.history || []).filter(function (h) { return h.seq === seq; })[0];
+        var entry = ticker.filter(function (t) { return t.seq === seq && t.kind === "act"; })[0];
+        if (item && entry) {
+          entry.action = item.action;
+          renderTicker();
+        }
+      })
+      .catch(function () {});
   }
 
   function remember(view) {
     var change = view.last_change;
     if (!change || ticker.some(function (t) { return t.seq === change.seq && t.kind === change.kind; })) return;
     var texts = (change.events || []).map(function (e) { return e.text; }).filter(Boolean);
-    if (!texts.length) texts = [CHANGE_NAMES[change.kind] || change.kind];
-    ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts });
+    ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts, action: null });
     ticker = ticker.slice(0, TICKER_SIZE);
+    if (!texts.length && change.kind === "act") tellLater(change.seq);
+  }
+
+  function linesOf(entry) {
+    if (entry.texts.length) return entry.texts;
+    var told = entry.action ? describe(entry.action, currentGame) : null;
+    return [told || CHANGE_NAMES[entry.kind] || String(entry.kind).replace(/_/g, " ")];
   }
 
   function renderTicker() {
-    // One line per event: the latest change's events in large type, older changes below.
-    var list = clear(document.getElementById("ticker"));
-    var lines = 0;
+    // One line per event: the latest change's events in large type, older changes below, as many
+    // as fit whole. The newest line alone is fitted (smaller, then shortened) if it is very long.
+    var box = document.getElementById("ticker");
+    var list = clear(box);
+    var items = [];
     ticker.forEach(function (item, i) {
-      item.texts.forEach(function (line) {
-        if (lines++ < TICKER_LINES) list.appendChild(el("li", i === 0 ? "tick tick-new" : "tick", line));
-      });
+      linesOf(item).forEach(function (line) { items.push(el("li", i === 0 ? "tick tick-new" : "tick", line)); });
     });
+    if (!items.length) return;
+    list.appendChild(items[0]);
+    if (overflows(box)) fitTick(box, items[0]);
+    keepWhatFits(box, list, items.slice(1));
+  }
+
+  function fitTick(box, item) {
+    // The ticker line is sized by its list: fitted by the list's overflow, not its own.
+    var size = 32;
+    while (overflows(box) && size > MIN_PX) {
+      size -= 2;
+      item.style.fontSize = size + "px";
+    }
+    var forms = shortened(item.textContent);
+    for (var i = 0; i < forms.length && overflows(box); i++) item.textContent = forms[i];
   }
 
   function renderSide(view) {
+    var side = document.querySelector(".tv-side");
     var notices = clear(document.getElementById("notices"));
-    (view.notices || []).slice(0, 2).forEach(function (n) {
-      notices.appendChild(el("li", "notice notice-" + (n.level || "info"), n.text));
-    });
     var devices = clear(document.getElementById("devices"));
-    Object.keys(view.devices || {}).forEach(function (name) {
+    // Devices first (a lost board matters more than an old notice), then the newest notices.
+    keepWhatFits(side, devices, Object.keys(view.devices || {}).map(function (name) {
       var status = view.devices[name] || {};
       var state = status.state || status.status || "";
       var item = el("li", "device device-" + String(state).replace(/[^a-z_-]/gi, ""));
       item.appendChild(el("span", "device-dot"));
       item.appendChild(el("span", "device-name", name));
       item.appendChild(el("span", "device-state", TableLive.deviceSummary(status)));
-      devices.appendChild(item);
-    });
+      return item;
+    }));
+    keepWhatFits(side, notices, (view.notices || []).slice(0, 3).map(function (n) {
+      return el("li", "notice notice-" + (n.level || "info"), String(n.text).slice(0, MAX_CHARS));
+    }));
   }
 
   function renderFinal(game, renderer) {
@@ -142,9 +292,13 @@ var TableTV = (function () {
     var rows = (game.players || []).slice().sort(function (a, b) { return total(b) - total(a); });
     var table = el("ol", "final-table");
     rows.forEach(function (p) {
-      var row = el("li", "final-row" + (winners.indexOf(p.seat) >= 0 ? " final-winner" : ""));
+      var won = winners.indexOf(p.seat) >= 0;
+      var row = el("li", "final-row" + (won ? " final-winner" : ""));
       row.style.setProperty("--player", p.colour || "#888");
-      row.appendChild(el("span", "final-name", p.name));
+      var name = el("span", "final-name");
+      if (won) name.appendChild(star());
+      name.appendChild(el("span", "final-name-text", p.name));
+      row.appendChild(name);
       row.appendChild(el("span", "final-parts", renderer.finalParts ? renderer.finalParts(p) : scoreParts(p.score)));
       row.appendChild(el("strong", "final-total", total(p)));
       table.appendChild(row);
@@ -152,11 +306,14 @@ var TableTV = (function () {
     box.appendChild(table);
     final.appendChild(box);
     final.hidden = false;
+    fit(box.querySelector(".final-title"), 72, 36);
+    Array.prototype.forEach.call(box.querySelectorAll(".final-name-text"), function (n) { fit(n, 48, 24); });
   }
 
   function render(view) {
     var game = view.game;
     var renderer = game ? rendererOf(game) : plain;
+    currentGame = game;
     document.body.dataset.seq = view.seq;
     document.body.dataset.status = view.status;
     document.body.dataset.game = game ? game.game : "";
@@ -171,15 +328,16 @@ var TableTV = (function () {
     renderFinal(game, renderer);
   }
 
-  function seedTicker(historyUrl) {
+  function seedTicker() {
     // A TV switched on mid-game shows the last few events at once, not just the latest.
-    fetch(historyUrl)
+    fetch(urls.history + "?limit=" + TICKER_SIZE)
       .then(function (r) { return r.ok ? r.json() : { history: [] }; })
       .then(function (body) {
         (body.history || []).forEach(function (item) {
-          if (item.reverted || !item.events || !item.events.length) return;
-          if (ticker.some(function (t) { return t.seq === item.seq; })) return;
-          ticker.push({ seq: item.seq, kind: item.kind, texts: item.events });
+          if (item.reverted || ticker.some(function (t) { return t.seq === item.seq; })) return;
+          var texts = (item.events || []).filter(Boolean);
+          if (!texts.length && item.kind !== "act") return;
+          ticker.push({ seq: item.seq, kind: item.kind, texts: texts, action: item.action });
         });
         ticker.sort(function (a, b) { return b.seq - a.seq; });
         ticker = ticker.slice(0, TICKER_SIZE);
@@ -188,10 +346,26 @@ var TableTV = (function () {
       .catch(function () {});
   }
 
-  function start(url, historyUrl, viewUrl) {
-    TableLive.connect(url, render, viewUrl);
-    if (historyUrl) seedTicker(historyUrl);
+  function loadDice() {
+    if (!urls.dice) return;
+    fetch(urls.dice)
+      .then(function (r) { return r.ok ? r.json() : { dice: {} }; })
+      .then(function (body) { dice = body.dice || {}; renderTicker(); })
+      .catch(function () {});
   }
 
-  return { start: start, render: render, register: register, el: el, clear: clear, scoreParts: scoreParts, total: total };
+  function start(url, historyUrl, viewUrl, diceUrl) {
+    urls.history = historyUrl ? historyUrl.split("?")[0] : null;
+    urls.dice = diceUrl || null;
+    scaleToScreen();
+    window.addEventListener("resize", scaleToScreen);
+    loadDice();
+    TableLive.connect(url, render, viewUrl);
+    if (urls.history) seedTicker();
+  }
+
+  return {
+    start: start, render: render, register: register, el: el, clear: clear, scoreParts: scoreParts, total: total,
+    fit: fit, shortened: shortened, overflows: overflows, MIN_PX: MIN_PX,
+  };
 })();

@@ -1,6 +1,8 @@
 // Chaos Marauders on the TV: one band per player, their three battle lines of twelve slots each.
 // A card just placed pulses (found by comparing with the previous view, so it also works after an
 // undo); the slot the table's next button is showing is outlined with the card confirm would put there.
+// A slot's column is as wide as its card's name needs (empty slots narrow), and every name is fitted
+// at 20 px or more: shortened ("Boneshaker (R)", "Hak Veinthrob's…") when a crowded line leaves no room.
 "use strict";
 
 (function () {
@@ -8,6 +10,9 @@
   var previousCells = null; // "seat:line:slot" -> card id, from the previous view
   var lastSeq = null;
   var SHIELD = "M12 2 4 5v6c0 5 3.4 9.3 8 11 4.6-1.7 8-6 8-11V5l-8-3z";
+  var EMPTY_WEIGHT = 2.5; // an empty slot's column, in the characters a card's column is weighed in
+  var STATS_WEIGHT = 3; // room for a card's attack and VP figures beside its name
+  var NAME_PX = { 2: 24, 3: 22 }; // by seats; otherwise TableTV.MIN_PX
 
   function cellsOf(game) {
     var cells = {};
@@ -59,11 +64,37 @@
     if (card.hidden) node.classList.add("tile-hidden"); // face down: the Chaos Marauders may be spotted
     node.dataset.card = card.id;
     node.title = card.title;
-    node.appendChild(el("span", "tile-attack", card.attack === null || card.attack === undefined ? "" : card.attack));
+    var stats = el("span", "tile-stats");
+    if (card.attack !== null && card.attack !== undefined) stats.appendChild(el("span", "tile-attack", card.attack));
+    if (card.vp) stats.appendChild(el("span", "tile-vp", card.vp));
+    node.appendChild(stats);
     node.appendChild(el("span", "tile-name", card.hidden ? "?" : card.title));
-    if (card.vp) node.appendChild(el("span", "tile-vp", card.vp));
     if (card.owner !== null && card.owner !== undefined) node.classList.add("tile-owned");
     return node;
+  }
+
+  function weight(title, extra) {
+    // A card's column, in characters: its longest word or half its name (it may take two lines).
+    var words = String(title).split(/\s+/);
+    var longest = Math.max.apply(null, words.map(function (w) { return w.length; }));
+    return Math.max(longest, Math.ceil(String(title).length / 2), 3) + extra;
+  }
+
+  function shortForms(title) {
+    // What a tile shows when the whole name does not fit: "(left)" as "(L)", then fewer words.
+    var sided = String(title).replace(/\((\w)\w*\)/g, function (m, first) { return "(" + first.toUpperCase() + ")"; });
+    var forms = sided !== title ? [sided] : [];
+    return forms.concat(TableTV.shortened(sided));
+  }
+
+  function fitNames(main, seats) {
+    var max = NAME_PX[seats] || TableTV.MIN_PX;
+    Array.prototype.forEach.call(main.querySelectorAll(".tile-name"), function (name) {
+      TableTV.fit(name, max, TableTV.MIN_PX, shortForms(name.textContent));
+    });
+    Array.prototype.forEach.call(main.querySelectorAll(".cm-name"), function (name) {
+      TableTV.fit(name, 34, TableTV.MIN_PX);
+    });
   }
 
   function candidateTile(title) {
@@ -83,11 +114,18 @@
     label.appendChild(state);
     row.appendChild(label);
     var slots = el("div", "slots");
+    var columns = [];
     (line.slots || []).forEach(function (card, slot) {
       var key = player.seat + ":" + line.index + ":" + slot;
-      if (!card && candidate && candidate.key === key) slots.appendChild(candidateTile(candidate.title));
-      else slots.appendChild(tile(card, card && fresh[key]));
+      if (!card && candidate && candidate.key === key) {
+        slots.appendChild(candidateTile(candidate.title));
+        columns.push(weight(candidate.title, 0));
+      } else {
+        slots.appendChild(tile(card, card && fresh[key]));
+        columns.push(card ? weight(card.hidden ? "?" : card.title, STATS_WEIGHT) : EMPTY_WEIGHT);
+      }
     });
+    slots.style.gridTemplateColumns = columns.map(function (w) { return "minmax(0, " + w + "fr)"; }).join(" ");
     row.appendChild(slots);
     return row;
   }
@@ -132,6 +170,7 @@
       (game.players || []).forEach(function (p) {
         main.appendChild(band(p, fresh, waiting.indexOf(p.seat) >= 0, kind, candidate));
       });
+      fitNames(main, (game.players || []).length);
       previousCells = cells;
       lastSeq = view.seq;
     },
