@@ -1,0 +1,207 @@
+"""Card outlines in a frame: convex quadrilaterals of a card's shape, found on a downscaled image.
+
+Edges (Canny on a half-size, smoothed grey image) are thickened by a pixel to close small gaps, and
+each outer outline is kept when it is a clean quadrilateral: its area fills its convex hull (a hand
+lying over a card joins the two into one outline that does not), the hull reduces to four corners
+that fill it too, and its sides have a card's proportions allowing for the camera's perspective.
+Corners come back in full-frame pixels, clockwise on screen, starting with a short side: the quad's
+first edge is the top or the bottom of the card, which identification then tells apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """How the detector looks; the defaults suit a 1280 × 720 view of a table with cards on it."""
+
+    downscale: int = 2
+    """Edges are found on the frame shrunk by this factor (speed; cards stay 40+ pixels wide)."""
+    canny_low: int = 30
+    canny_high: int = 90
+    min_area: float = 0.0025
+    """Smallest card outline as a fraction of the frame (a 1280 × 720 frame: 48 × 67 pixels)."""
+    max_area: float = 0.25
+    fill: float = 0.9
+    """The outline must fill this much of its hull, and the four corners that much too."""
+    aspect: tuple[float, float] = (1.1, 2.0)
+    """Long side over short side, averaged over opposite sides (a card is 1.4; perspective varies it)."""
+    outline_offset: float = 1.5
+    refine_reach: float = 4.0
+    """How far (full-frame pixels) either side of a coarse side its edge is looked for."""
+    refine_samples: int = 12
+    """Profiles sampled across each side."""
+    """The thickened edge's outer outline lies this far (in downscaled pixels) outside the card."""
+
+
+def grey_of(frame: np.ndarray) -> np.ndarray:
+    return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
+    """Edges of brightness and of the red–green opponent colour, on the downscaled frame: a green
+    border on a brown table is often as bright as the table, never of its colour."""
+    scale = settings.downscale
+    small = (
+        frame
+        if scale == 1
+        else cv2.resize(frame, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
+    )
+    if small.ndim == 2:
+        channels = [small]
+    else:
+        _blue, green, red = cv2.split(small)
+        channels = [cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), cv2.addWeighted(red, 0.5, green, -0.5, 128)]
+    edges = None
+    for channel in channels:
+        found = cv2.Canny(cv2.GaussianBlur(channel, (5, 5), 0), settings.canny_low, settings.canny_high)
+        edges = found if edges is None else cv2.bitwise_or(edges, found)
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray]:
+    """Card-shaped quads in the BGR (or grey) frame, each (4, 2) float32 in frame pixels."""
+    scale = settings.downscale
+    edges = edge_map(frame, settings)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    frame_area = edges.shape[0] * edges.shape[1]
+    low, high = settings.min_area * frame_area, settings.max_area * frame_area
+    quads = []
+    for contour in contours:
+        if len(contour) < 4:
+            continue
+        area = cv2.contourArea(contour)
+        if not low <= area <= high:
+            continue
+        quad = quad_of(contour, area, settings)
+        if quad is not None:
+            coarse = shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2
+            quads.append(refine(frame, coarse, settings))
+    return quads
+
+
+def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if area < settings.fill * hull_area:
+        return None
+    approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if len(approx) != 4:
+        return None
+    rough = clockwise(approx.reshape(4, 2).astype(np.float32))
+    quad = fit_sides(contour.reshape(-1, 2).astype(np.float32), rough)
+    if quad is None or not cv2.isContourConvex(quad.astype(np.int32).reshape(-1, 1, 2)):
+        return None
+    if not settings.fill <= cv2.contourArea(quad) / area <= 2 - settings.fill:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    first, second = sides[0] + sides[2], sides[1] + sides[3]
+    if not settings.aspect[0] <= max(first, second) / max(1e-6, min(first, second)) <= settings.aspect[1]:
+        return None
+    return quad if first < second else np.roll(quad, -1, axis=0)
+
+
+def fit_sides(points: np.ndarray, rough: np.ndarray) -> np.ndarray | None:
+    """Exact corners: a line fitted to the outline's points along each side of the rough quad (the
+    middle of each side, where the rough corners' error does not reach), intersected in turn."""
+    lines = []
+    for index in range(4):
+        start, end = rough[index], rough[(index + 1) % 4]
+        direction = end - start
+        length = float(np.linalg.norm(direction))
+        if length < 4:
+            return None
+        unit = direction / length
+        offset = points - start
+        along = offset @ unit / length
+        across = np.abs(offset[:, 0] * unit[1] - offset[:, 1] * unit[0])
+        near = points[(along > 0.15) & (along < 0.85) & (across < 2 + 0.05 * length)]
+        if len(near) < 2:
+            return None
+        vx, vy, x, y = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.float32([vx, vy]), np.float32([x, y])))
+    corners = []
+    for index in range(4):
+        (d1, p1), (d2, p2) = lines[index - 1], lines[index]
+        cross = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(cross) < 1e-3:
+            return None
+        t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / cross
+        corners.append(p1 + t * d1)
+    return np.array(corners, np.float32)
+
+
+def refine(frame: np.ndarray, quad: np.ndarray, settings: DetectorSettings) -> np.ndarray:
+    """The quad's sides moved onto the card's edge at full resolution: along each side, the colour
+    profile across it is sampled and the strongest step within ``reach`` pixels taken as the edge;
+    a line through those steps (the stray ones dropped) replaces the side. A side without a clear
+    edge keeps its coarse place."""
+    reach, step, samples = settings.refine_reach, 0.5, settings.refine_samples
+    offsets = np.arange(-reach, reach + step / 2, step, dtype=np.float32)
+    spots = np.linspace(0.15, 0.85, samples, dtype=np.float32)
+    starts, ends = quad, np.roll(quad, -1, axis=0)
+    lengths = np.linalg.norm(ends - starts, axis=1, keepdims=True)
+    directions = (ends - starts) / np.maximum(lengths, 1e-6)
+    normals = np.stack([directions[:, 1], -directions[:, 0]], axis=1)  # outward, corners clockwise
+    along = starts[:, None, :] + spots[None, :, None] * (ends - starts)[:, None, :]  # (4, S, 2)
+    grid = along[:, :, None, :] + offsets[None, None, :, None] * normals[:, None, None, :]  # (4, S, K, 2)
+    points = np.ascontiguousarray(grid.reshape(4 * samples, len(offsets), 2), dtype=np.float32)
+    profiles = cv2.remap(frame, points, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    profiles = profiles.astype(np.float32).reshape(4 * samples, len(offsets), -1)
+    steps = np.abs(np.diff(profiles, axis=1)).sum(axis=2)  # (4S, K-1): colour change between samples
+    peak = steps.argmax(axis=1)
+    strength = steps[np.arange(len(peak)), peak]
+    inner = np.clip(peak, 1, steps.shape[1] - 2)
+    left, centre, right = (steps[np.arange(len(peak)), inner + k] for k in (-1, 0, 1))
+    curve = left - 2 * centre + right
+    nudge = np.where(np.abs(curve) > 1e-6, 0.5 * (left - right) / np.where(curve == 0, 1, curve), 0)
+    found = offsets[0] + (inner + 0.5 + np.clip(nudge, -0.5, 0.5)) * step  # the step lies between samples
+    found = found.reshape(4, samples)
+    strength = strength.reshape(4, samples)
+    lines = []
+    for side in range(4):
+        usable = strength[side] > 0.5 * np.median(strength[side])
+        shifts = found[side][usable]
+        if len(shifts) >= 3:
+            keep = np.abs(shifts - np.median(shifts)) <= 1.0
+            if keep.sum() >= 3:
+                ts = spots[usable][keep]
+                slope, intercept = np.polyfit(ts, shifts[keep], 1)
+                a = starts[side] + intercept * normals[side]
+                b = ends[side] + (intercept + slope) * normals[side]
+                lines.append((a, b - a))
+                continue
+        lines.append((starts[side], ends[side] - starts[side]))
+    corners = []
+    for index in range(4):
+        (p1, d1), (p2, d2) = lines[index - 1], lines[index]
+        cross = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(cross) < 1e-6:
+            return quad
+        t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / cross
+        corners.append(p1 + t * d1)
+    refined = np.array(corners, np.float32)
+    return refined if np.abs(refined - quad).max() <= 2 * reach else quad
+
+
+def clockwise(quad: np.ndarray) -> np.ndarray:
+    """Corners in clockwise order on screen (y points down), so a face is never read mirrored."""
+    x, y = quad[:, 0], quad[:, 1]
+    signed = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    return quad if signed > 0 else quad[::-1].copy()
+
+
+def shrink(quad: np.ndarray, offset: float) -> np.ndarray:
+    """Moves each corner ``offset`` pixels inward along both its sides' normals (the outline was
+    traced on the outside of a thickened edge)."""
+    if offset == 0:
+        return quad
+    centre = quad.mean(axis=0)
+    toward = centre - quad
+    distance = np.linalg.norm(toward, axis=1, keepdims=True)
+    return quad + toward / np.maximum(distance, 1e-6) * offset * np.sqrt(2)

@@ -1,0 +1,84 @@
+"""Cards in a camera frame: where each lies and which enrolled card it is, or nothing.
+
+``Recognizer.recognize(frame)`` finds card-shaped quads (``vision.detect``), reads each one's
+descriptor (``vision.identify``) and compares it with every enrolled face, upright and upside down.
+A quad is named only when the best match is good enough (``min_score``) *and* clearly better than
+the best other card (``min_margin``): a card half under a hand, a card never enrolled, a phone or a
+blank card back fail one test or the other and are reported as nothing, never as a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision import detect, identify
+from vision.references import ReferenceSet
+
+
+@dataclass(frozen=True)
+class RecognizerSettings:
+    """Thresholds measured on the hard synthetic set (docs/vision.md): a true match scores about
+    0.8–0.98, the best wrong card under 0.6."""
+
+    min_score: float = 0.6
+    """Least normalised cross-correlation with the named card's face."""
+    min_margin: float = 0.15
+    """Least lead of the named card over the best other card."""
+    detector: detect.DetectorSettings = field(default_factory=detect.DetectorSettings)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One card seen in a frame."""
+
+    card: str
+    corners: np.ndarray
+    """(4, 2) float32 frame pixels: the face's top-left, top-right, bottom-right, bottom-left."""
+    confidence: float
+    """0..1: the match's correlation, scaled down when another card comes close."""
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y = self.corners.mean(axis=0)
+        return (float(x), float(y))
+
+    def __repr__(self) -> str:
+        x, y = self.centre
+        return f"Detection(card={self.card!r}, centre=({x:.0f}, {y:.0f}), confidence={self.confidence:.2f})"
+
+
+class Recognizer:
+    """Finds and names the enrolled cards in frames; holds no state between frames."""
+
+    def __init__(self, references: ReferenceSet, settings: RecognizerSettings | None = None) -> None:
+        self.references = references
+        self.settings = settings or RecognizerSettings()
+        self._matrix = references.descriptors  # (cards, D)
+
+    def recognize(self, frame: np.ndarray) -> list[Detection]:
+        """The named cards in a BGR (or grey) frame of any size."""
+        detections = []
+        for quad in detect.find_quads(frame, self.settings.detector):
+            detection = self.identify(frame, quad)
+            if detection is not None:
+                detections.append(detection)
+        return detections
+
+    def identify(self, frame: np.ndarray, quad: np.ndarray) -> Detection | None:
+        """The card whose face lies in ``quad`` (short side first), or None when not sure."""
+        descriptor = identify.descriptor_from_quad(frame, quad)
+        scores = self._matrix @ np.stack([descriptor, identify.upside_down(descriptor)], axis=1)
+        best_turn = scores.argmax(axis=1)  # per card: upright (0) or upside down (1)
+        per_card = scores.max(axis=1)
+        order = np.argsort(per_card)[::-1]
+        best = int(order[0])
+        score = float(per_card[best])
+        runner_up = float(per_card[order[1]]) if len(order) > 1 else 0.0
+        margin = score - runner_up
+        if score < self.settings.min_score or margin < self.settings.min_margin:
+            return None
+        corners = quad if best_turn[best] == 0 else np.roll(quad, 2, axis=0)
+        confidence = min(1.0, score) * min(1.0, margin / (2 * self.settings.min_margin))
+        return Detection(self.references.cards[best], corners.astype(np.float32), round(confidence, 4))
