@@ -133,3 +133,27 @@ def wounds(state: State, figure: str) -> int:
     found = state.figure(figure)
     assert found is not None, figure
     return found.wounds
+
+
+def first_markers(state: State, seat: int) -> tuple[str, str, str, str]:
+    """All four markers on the seat's first card with figures left."""
+    unit = next(uid.format() for uid, unit in state.units_of(seat) if unit.alive)
+    return (unit, unit, unit, unit)
+
+
+def quiet_round(state: State, rolls: tuple[int, ...] | None = None) -> State:
+    """Plays out a round in which nobody moves or attacks: markers on each player's first living card,
+    initiative (seat order unless ``rolls`` say otherwise), every turn ended at once. Stops at the first
+    question the round's end asks (or at the next round's markers, or the end of the battle)."""
+    from companion.games.heroscape.rounds import must_place
+
+    assert state.phase == "markers", state.phase
+    for seat in must_place(state):
+        state = markers(state, seat, *first_markers(state, seat))
+    if state.phase == "rolloff":
+        contenders = state.rolloff.contenders if state.rolloff is not None else ()
+        state = initiative(state, *(rolls or tuple(20 - i for i in range(len(contenders)))))
+    start = state.round
+    while not state.finished and state.round == start and state.turn is not None and not state.stack:
+        state = act(state, "end_turn", player=state.turn.seat)
+    return state

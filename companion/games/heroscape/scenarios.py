@@ -10,14 +10,19 @@ from __future__ import annotations
 from companion.engine import Event
 from companion.games.heroscape.catalog import Catalog, Scenario
 from companion.games.heroscape.combat import destroy, heal, wound
-from companion.games.heroscape.common import fail, figure_label, living_figures, team_of, who
+from companion.games.heroscape.common import acting_pool, fail, figure_label, living_figures, team_of, who
 from companion.games.heroscape.glyphs import holds
 from companion.games.heroscape.ids import FigureId
 from companion.games.heroscape.scoring import points_on_battlefield
 from companion.games.heroscape.state import D20, EXITED, Ask, State, evolve, pop, push
 
+SIMULTANEOUS = ("flood", "siren")
+"""End-of-round questions put to each player in turn whose losses happen at the same time (Deadly Wall
+of Water: 'If both players lose their last figure at the same time, then neither player wins')."""
 FLOOD_CHANCE = ((3, 4), (4, 8), (5, 10))
 """(from round, floods on this or lower) for the Deadly Wall of Water (rulebook: 1-4, 1-8, then 1-10)."""
+PROTECT_THE_WATERS_KILLS = 6
+"""Protect the Waters: 'Player 1 wins immediately if he destroys six figures in Player 2's Army'."""
 
 
 def teams_with_figures(state: State) -> set[int]:
@@ -53,6 +58,9 @@ def check_victory(cat: Catalog, state: State, scenario: Scenario, ev: list[Event
     """Ends the game when a victory condition holds now (checked after every input)."""
     if state.finished or not state.started:
         return state
+    top = state.top
+    if isinstance(top, Ask) and top.purpose in SIMULTANEOUS:
+        return state  # everyone's losses are declared before anyone is found the last one standing
     victory = scenario.victory
     alive = teams_with_figures(state)
     if victory in ("destroy-all", "last-standing"):
@@ -77,7 +85,7 @@ def check_victory(cat: Catalog, state: State, scenario: Scenario, ev: list[Event
     elif victory == "protect-the-waters":
         if not p1:
             return finish(state, (1,), "every figure of Player 1 is destroyed", ev)
-        if (state.killed or (0, 0))[0] >= 6:
+        if destroyed_count(state, 1) >= PROTECT_THE_WATERS_KILLS:
             return finish(state, (0,), "Player 1 destroyed six figures of Player 2's army", ev)
     elif victory == "unexpected-capture":
         if destroyed_count(state, 0) >= 2:
@@ -128,14 +136,20 @@ def declare(
     ev: list[Event],
 ) -> State:
     """A fact of the map a scenario needs, declared by ``seat`` at any time (not as an answer)."""
+    if state.phase != "turns" or state.stack:
+        fail("Declare that during a turn, when nothing else is waiting for an answer")
     if fact == "exited" and scenario.has("exit-zone"):
         if seat != 0:
             fail("Only Player 1's Heroes leave through the Exit Zone")
+        if not figures:
+            fail("Name the Heroes who reached the Exit Zone")
         for text in figures:
             fid = FigureId.parse(text)
             figure = state.figure(fid)
             if fid.seat != 0 or figure is None or not figure.alive or not cat.card(fid.unit.card).hero:
                 fail(f"{text} is not one of Player 1's Heroes on the battlefield")
+            if fid not in acting_pool(cat, state):
+                fail(f"{figure_label(cat, state, fid)} reaches the Exit Zone by moving on its own turn")
             state = destroy(cat, state, fid, None, ev, status=EXITED)
         return state
     if fact == "zone" and scenario.has("zone-control"):
