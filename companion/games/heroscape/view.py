@@ -25,8 +25,9 @@ from companion.games.heroscape.common import (
 )
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.odds import odds
+from companion.games.heroscape.scenarios import destroyed_count, heroes, hive_destroyed
 from companion.games.heroscape.scoring import points_on_battlefield
-from companion.games.heroscape.state import MARKERS, Ask, PendingAttack, State, Unit
+from companion.games.heroscape.state import ALIVE, EXITED, MARKERS, Ask, PendingAttack, State, Unit
 
 TITLE = "HeroScape: Swarm of the Marro"
 
@@ -53,6 +54,7 @@ def view(cat: Catalog, state: State, scenario: Scenario, prompt: Prompt | None) 
         ],
         "conditions": [{"id": k, "label": v} for k, v in CONDITIONS.items()],
         "last_attack": _last_attack(cat, state),
+        "victory": victory_status(cat, state, scenario, scores),
         "pending_attack": _pending(cat, state),
         "flooded": state.flooded,
         "hive_controller": state.hive_controller,
@@ -254,9 +256,36 @@ def _pending(cat: Catalog, state: State) -> dict[str, JSON] | None:
         "attack_dice": top.attack_dice,
         "defense_dice": top.defense_dice,
         "stage": "attack" if top.skulls is None else "defense",
+        "attack_faces": list(top.attack_faces),
         "skulls": top.skulls,
         "odds": odds(top.attack_dice, top.defense_dice) if top.kind == "attack" else None,
     }
+
+
+def victory_status(cat: Catalog, state: State, scenario: Scenario, scores: list[float]) -> list[str]:
+    """Where the scenario's victory stands, in short lines for the TV (the goal itself is in the
+    scenario): the count a victory waits for, and who leads on points when the round limit decides."""
+    lines: list[str] = []
+    victory = scenario.victory
+    first, second = (who(state, s) for s in (0, 1))
+    if victory == "protect-the-waters":
+        lines.append(f"{first} has destroyed {state.killed[0] if state.killed else 0} of 6 figures")
+    elif victory == "unexpected-capture":
+        lines.append(f"{first} has lost {destroyed_count(state, 0)} of 2 figures")
+        lines.append(f"{first}'s Heroes standing: {heroes(cat, state, 0, ALIVE)}")
+    elif victory == "ominous-beginnings":
+        lines.append(f"{first}'s Heroes out of the pass: {heroes(cat, state, 0, EXITED)}")
+    elif victory == "waters-of-life":
+        lines.append("The Marro Hive is destroyed" if hive_destroyed(state) else f"{second}'s Hive stands")
+    standing = [s for s in range(state.seats) if not state.sides[s].out and state.has_figures(s)]
+    if state.started and len(standing) < state.seats:
+        lines.append(f"Armies standing: {', '.join(who(state, s) for s in standing) or 'none'}")
+    if state.round_limit and victory not in ("ominous-beginnings", "unexpected-capture", "waters-of-life"):
+        best = max(scores, default=0)
+        leaders = [who(state, s) for s in standing if scores[s] == best]
+        if state.started and leaders:
+            lines.append(f"Most points on the battlefield: {' & '.join(leaders)} ({best:g})")
+    return lines
 
 
 def _result(cat: Catalog, state: State) -> dict[str, JSON]:

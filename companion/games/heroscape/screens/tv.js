@@ -61,7 +61,8 @@
     var markers = el("div", "hs-markers");
     (unit.revealed_markers || []).forEach(function (m) { markers.appendChild(el("span", "hs-marker", m)); });
     row.appendChild(markers);
-    row.appendChild(el("div", "hs-stats", "A" + unit.attack + " D" + unit.defense + (unit.hero ? " · " + Math.max(0, unit.life - unit.figures[0].wounds) + "♥" : "")));
+    var left = unit.hero ? (unit.living ? " · life " + Math.max(0, unit.life - unit.figures[0].wounds) : "") : " · " + unit.living + "/" + unit.figures.length;
+    row.appendChild(el("div", "hs-stats", unit.living ? "A" + unit.attack + " D" + unit.defense + left : "destroyed"));
     return row;
   }
 
@@ -85,9 +86,20 @@
       var acting = turn && (unit.unit === turn.unit || unit.unit === turn.hive_mind);
       cards.appendChild(cardRow(unit, acting));
     });
+    if (game.rogue_hive && game.hive_controller === player.seat) {
+      cards.appendChild(cardRow(game.rogue_hive, turn && game.rogue_hive.unit === turn.unit));
+    }
     if (!(player.army || []).length) cards.appendChild(el("p", "hs-empty", game.phase === "draft" || game.phase === "army" ? "no cards yet" : "no army"));
     box.appendChild(cards);
     return box;
+  }
+
+  function dieRow(label, faces, count, counting) {
+    var row = el("div", "hs-dice-row");
+    row.appendChild(el("span", "hs-dice-label", label));
+    (faces || []).forEach(function (f) { row.appendChild(icon(f, f === counting ? "counts" : "")); });
+    for (var i = (faces || []).length; i < count; i++) row.appendChild(el("span", "hs-die-waiting"));
+    return row;
   }
 
   function lastAttack(game) {
@@ -103,51 +115,87 @@
     box.appendChild(el("h2", null, kinds[shown.kind] || "Attack"));
     box.appendChild(el("p", "hs-attack-who", shown.kind === "fall" ? shown.defender_label : shown.attacker_label + " → " + shown.defender_label));
     var dice = el("div", "hs-dice");
-    var attack = el("div", "hs-dice-row");
-    attack.appendChild(el("span", "hs-dice-label", shown.attack_dice + " att"));
-    (shown.attack_faces || []).forEach(function (f) { attack.appendChild(icon(f, f === "skull" ? "counts" : "")); });
-    dice.appendChild(attack);
-    if (shown.kind === "attack") {
-      var defense = el("div", "hs-dice-row");
-      defense.appendChild(el("span", "hs-dice-label", shown.defense_dice + " def"));
-      (shown.defense_faces || []).forEach(function (f) { defense.appendChild(icon(f, f === "shield" ? "counts" : "")); });
-      dice.appendChild(defense);
+    var defending = shown.kind === "attack";
+    dice.appendChild(dieRow(shown.attack_dice + " att", shown.attack_faces, pending ? shown.attack_dice : 0, "skull"));
+    if (defending && (!pending || shown.stage === "defense")) {
+      dice.appendChild(dieRow(shown.defense_dice + " def", shown.defense_faces, pending ? shown.defense_dice : 0, "shield"));
     }
     box.appendChild(dice);
     if (pending && shown.odds) {
-      box.appendChild(el("p", "hs-odds", Math.round(shown.odds.p_at_least_one * 100) + "% to wound · " + shown.odds.expected.toFixed(1) + " expected"));
+      box.appendChild(el("p", "hs-odds", shown.attack_dice + " v " + shown.defense_dice + ": " + Math.round(shown.odds.p_at_least_one * 100) + "% to wound · " + shown.odds.expected.toFixed(1) + " expected"));
     } else if (!pending) {
       var result = shown.destroyed ? "destroyed!" : shown.wounds ? shown.wounds + (shown.wounds === 1 ? " wound" : " wounds") : shown.kind === "attack" ? "blocked" : "no wound";
-      box.appendChild(el("p", "hs-result" + (shown.destroyed ? " is-destroyed" : ""), shown.skulls + " vs " + shown.shields + ": " + result));
+      box.appendChild(el("p", "hs-result" + (shown.destroyed ? " is-destroyed" : ""), shown.skulls + (defending ? " vs " + shown.shields : " skulls") + ": " + result));
+    }
+    return box;
+  }
+
+  function roundTrack(game) {
+    // The round marker on its track, then this round's initiative rolls in turn order.
+    var box = el("section", "hs-side-box hs-round");
+    box.appendChild(el("h2", null, game.round_limit ? "Round " + game.round + " of " + game.round_limit : "Round " + game.round));
+    if (game.round_limit) {
+      var track = el("div", "hs-track");
+      for (var r = 1; r <= game.round_limit; r++) {
+        track.appendChild(el("span", "hs-track-step" + (r < game.round ? " is-past" : r === game.round ? " is-now" : ""), String(r)));
+      }
+      box.appendChild(track);
+    }
+    var players = game.players || [];
+    var rolls = {};
+    ((game.initiative && game.initiative.rolls) || []).forEach(function (r) { rolls[r[0]] = r[1]; });
+    var orderSeats = (game.initiative && game.initiative.order) || [];
+    if (game.rolloff) {
+      var purposes = { initiative: "Initiative", draft: "Who drafts first", hive: "Who controls the Hive", placement: "Who places first", first: "Who goes first" };
+      box.appendChild(el("p", "hs-muted", (purposes[game.rolloff.purpose] || "Roll-off") + ": d20 each"));
+      var rolled = el("ol", "hs-order");
+      game.rolloff.contenders.forEach(function (seat) {
+        var p = players[seat] || { name: "?" };
+        var item = el("li", "hs-order-item" + (game.rolloff.waiting[0] === seat ? " is-now" : ""));
+        item.style.setProperty("--player", p.colour || "#888");
+        item.appendChild(el("span", "hs-order-name", p.name));
+        var got = game.rolloff.rolls.filter(function (r) { return r[0] === seat; })[0];
+        item.appendChild(el("span", "hs-order-roll", got ? String(got[1]) : "…"));
+        rolled.appendChild(item);
+      });
+      box.appendChild(rolled);
+    } else if (orderSeats.length && game.phase === "turns") {
+      var list = el("ol", "hs-order");
+      orderSeats.forEach(function (seat) {
+        var p = players[seat] || { name: "?" };
+        var item = el("li", "hs-order-item" + (game.turn && game.turn.player === seat ? " is-now" : ""));
+        item.style.setProperty("--player", p.colour || "#888");
+        item.appendChild(el("span", "hs-order-name", p.name));
+        if (rolls[seat] !== undefined) item.appendChild(el("span", "hs-order-roll", "d20 " + rolls[seat]));
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    } else if (game.phase === "markers") {
+      box.appendChild(el("p", "hs-muted", "Order markers are being placed"));
     }
     return box;
   }
 
   function sidebar(game) {
     var side = el("aside", "hs-side");
+    side.appendChild(roundTrack(game));
     side.appendChild(lastAttack(game));
     var goal = el("section", "hs-side-box hs-goal");
     goal.appendChild(el("h2", null, game.scenario ? game.scenario.title : "Battle"));
-    goal.appendChild(el("p", null, game.scenario ? game.scenario.goal : ""));
+    goal.appendChild(el("p", "hs-goal-text", game.scenario ? game.scenario.goal : ""));
+    (game.victory || []).forEach(function (line) { goal.appendChild(el("p", "hs-victory", line)); });
     if (game.flooded) goal.appendChild(el("p", "hs-alert", "Level 1 is flooded"));
-    if (game.hive_controller !== null && game.hive_controller !== undefined) {
-      var owner = (game.players || [])[game.hive_controller];
-      goal.appendChild(el("p", "hs-alert", "Marro Hive: " + (owner ? owner.name : "?")));
-    }
     side.appendChild(goal);
-    var glyphs = (game.glyphs || []).filter(function (g) { return !g.removed && g.holder; });
+    var glyphs = (game.glyphs || []).filter(function (g) { return !g.removed; });
     if (glyphs.length) {
       var box = el("section", "hs-side-box hs-glyphs");
       box.appendChild(el("h2", null, "Glyphs"));
-      glyphs.forEach(function (g) { box.appendChild(el("p", "hs-glyph", g.power + ": " + g.holder_label)); });
+      glyphs.forEach(function (g) {
+        box.appendChild(el("p", "hs-glyph" + (g.holder ? " is-held" : ""), g.power + ": " + (g.holder ? g.holder_label : "nobody on it")));
+      });
       side.appendChild(box);
     }
     return side;
-  }
-
-  function order(game) {
-    var names = (game.players || []).map(function (p) { return p.name; });
-    return (game.initiative && game.initiative.order || []).map(function (s) { return names[s]; }).join(" → ");
   }
 
   TableTV.register("heroscape", {
@@ -158,13 +206,7 @@
     },
     status: function (game) {
       var out = [];
-      var turnOrder = order(game);
-      if (turnOrder) out.push(["Order", turnOrder]);
       if (game.turn && game.turn.marker) out.push(["Turn", game.turn.marker + " of 3"]);
-      if (game.rolloff) {
-        var names = (game.players || []).map(function (p) { return p.name; });
-        out.push(["Rolls", game.rolloff.rolls.map(function (r) { return names[r[0]] + " " + r[1]; }).join(", ") || "…"]);
-      }
       return out;
     },
     finalParts: function (player) {
