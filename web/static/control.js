@@ -270,6 +270,8 @@ var TableControl = (function () {
     (v.notices || []).forEach(function (n) { notices.appendChild(el("li", "notice", n.text)); });
   }
 
+  // What a history line says when the change has no events of its own (an act is told by its action).
+  var HISTORY_NAMES = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended" };
   var historyTimer = null;
   function loadHistory() {
     if (historyTimer) return;
@@ -281,8 +283,10 @@ var TableControl = (function () {
           var list = clear($("c-history"));
           (body.history || []).slice().reverse().forEach(function (item) {  // newest first
             var texts = (item.events || []).map(function (e) { return typeof e === "string" ? e : e.text; }).filter(Boolean);
-            var label = "#" + item.seq + " " + item.source + " " + item.kind + (texts.length ? ": " + texts.join(" — ") : "");
-            list.appendChild(el("li", item.reverted ? "reverted" : null, label));
+            if (!texts.length) texts = [HISTORY_NAMES[item.kind] || TableLive.describeAction(item.action, playerName, faceName) || item.kind];
+            var li = el("li", item.reverted ? "reverted" : null, texts.join(" — "));
+            li.appendChild(el("span", "history-meta", " #" + item.seq + " · " + item.source));
+            list.appendChild(li);
           });
         });
     }, 300);

@@ -11,7 +11,6 @@
   var lastSeq = null;
   var SHIELD = "M12 2 4 5v6c0 5 3.4 9.3 8 11 4.6-1.7 8-6 8-11V5l-8-3z";
   var EMPTY_WEIGHT = 2.5; // an empty slot's column, in the characters a card's column is weighed in
-  var STATS_WEIGHT = 3; // room for a card's attack and VP figures beside its name
   var NAME_PX = { 2: 24, 3: 22 }; // by seats; otherwise TableTV.MIN_PX
 
   function cellsOf(game) {
@@ -73,6 +72,12 @@
     return node;
   }
 
+  function statsWeight(card) {
+    // The attack and VP figures stand in a column of their own beside the name.
+    var digits = Math.max(String(card.attack === null || card.attack === undefined ? "" : card.attack).length, String(card.vp || "").length);
+    return digits ? digits + 1.5 : 0;
+  }
+
   function weight(title, extra) {
     // A card's column, in characters: its longest word or half its name (it may take two lines).
     var words = String(title).split(/\s+/);
@@ -81,9 +86,17 @@
   }
 
   function shortForms(title) {
-    // What a tile shows when the whole name does not fit: "(left)" as "(L)", then fewer words.
+    // What a tile shows when the whole name does not fit: "(left)" as "(L)", then the leading words as
+    // initials ("H. Standard": a Standard and a Musician stay apart), then fewer words.
     var sided = String(title).replace(/\((\w)\w*\)/g, function (m, first) { return "(" + first.toUpperCase() + ")"; });
     var forms = sided !== title ? [sided] : [];
+    var words = sided.split(/\s+/);
+    var side = /^\(.\)$/.test(words[words.length - 1]) ? words.pop() : null;
+    if (words.length > 1) {
+      var initials = words.slice(0, -1).filter(function (w) { return !/^[a-z]{1,3}$/.test(w); })
+        .map(function (w) { return w.charAt(0) + "."; }); // "of" and the like go: "C. Malal"
+      forms.push(initials.concat(words.slice(-1), side ? [side] : []).join(" "));
+    }
     return forms.concat(TableTV.shortened(sided));
   }
 
@@ -122,7 +135,7 @@
         columns.push(weight(candidate.title, 0));
       } else {
         slots.appendChild(tile(card, card && fresh[key]));
-        columns.push(card ? weight(card.hidden ? "?" : card.title, STATS_WEIGHT) : EMPTY_WEIGHT);
+        columns.push(card ? weight(card.hidden ? "?" : card.title, statsWeight(card)) : EMPTY_WEIGHT);
       }
     });
     slots.style.gridTemplateColumns = columns.map(function (w) { return "minmax(0, " + w + "fr)"; }).join(" ");
