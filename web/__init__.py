@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from companion.session.contract import SessionPort
-from web import api, auth, context, control, enrol, errors, screens, seats, stream, tv
+from web import api, auth, context, control, enrol, errors, limits, screens, seats, stream, tv
 
 DEFAULTS: dict[str, Any] = {
     "TABLE_PIN": None,  # required: the entry point generates one when the settings have none
@@ -22,6 +22,11 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE": 15.0,
     "SSE_RETRY_MS": 2000,
     "SSE_MAX_STREAMS": 24,  # open streams at once (each holds a server thread); 503 beyond
+    # Request limits (web.limits): a command is a few hundred bytes; these stop a body that could hurt.
+    "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of a request body; 413 beyond
+    "JSON_MAX_DEPTH": 32,  # nesting of a JSON body (the parser recurses per level)
+    "TEXT_MAX_CHARS": 200,  # any string (or key) in a JSON body
+    "NAME_MAX_CHARS": 32,  # a player's name, shown large on the TV
     "PIN_MAX_FAILURES": 5,  # wrong PINs from one address before it must wait
     "PIN_LOCKOUT_SECONDS": 30.0,
     # Cookies only ride on same-site requests: another site cannot post commands with a phone's cookie.
@@ -56,4 +61,5 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     app.register_blueprint(screens.bp)
     app.register_blueprint(seats.bp)
     errors.init_app(app)
+    limits.init_app(app)
     return app

@@ -15,6 +15,8 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 HISTORY_DEFAULT = 50
 HISTORY_MAX = 1000
+GAME_ID_MAX = 2**62
+"""Ids are SQLite rowids counted from 1; a larger number (SQLite's integers stop at 2^63) is no game."""
 
 
 @bp.get("/view")
@@ -39,7 +41,7 @@ def _int_arg(name: str, default: int | None, low: int, high: int) -> int | None:
 def history() -> Response:
     """The last inputs of a game (default: the current one), oldest first, reverted ones marked."""
     limit = _int_arg("limit", HISTORY_DEFAULT, 1, HISTORY_MAX)
-    game_id = _int_arg("game_id", None, 1, 2**62)
+    game_id = _int_arg("game_id", None, 1, GAME_ID_MAX)
     try:
         items = records().history(game_id=game_id, limit=limit)
     except UnknownGameIdError as exc:
@@ -52,8 +54,18 @@ def games() -> Response:
     return jsonify({"games": records().games()})
 
 
-@bp.get("/games/<int:game_id>/export")
-def export(game_id: int) -> Response:
+def _game_id(raw: str) -> int:
+    """A game id from the URL: 400 unless a whole number, 404 when no game can have it."""
+    if not raw.isascii() or not raw.isdigit():
+        raise BadRequest(f"a game id is a whole number from 1, not {raw[:20]!r}")
+    if len(raw) > 19 or not 1 <= int(raw) <= GAME_ID_MAX:  # int() of a huge digit string is refused
+        raise NotFound(f"no game #{raw[:20]}")
+    return int(raw)
+
+
+@bp.get("/games/<raw_id>/export")
+def export(raw_id: str) -> Response:
+    game_id = _game_id(raw_id)
     try:
         lines = records().export_jsonl(game_id)
     except UnknownGameIdError as exc:

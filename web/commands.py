@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify
 from werkzeug.exceptions import BadRequest, ServiceUnavailable
 
 from companion.session.contract import Command, CommandKind, Outcome
+from web import limits
 from web.context import current_session
 
 KINDS: tuple[str, ...] = get_args(CommandKind)
@@ -50,17 +51,14 @@ def parse_command(body: Any, source: str) -> Command:
     observation = body.get("observation")
     if observation is not None and not isinstance(observation, Mapping):
         raise BadRequest("'observation' must be a JSON object or null")
+    if kind == "new_game":
+        limits.check_player_names(payload)
     return Command(kind=kind, source=source, payload=dict(payload), observation=observation)
 
 
 def json_body() -> Any:
-    """The request's JSON body; BadRequest unless it is JSON that parses."""
-    if not request.is_json:
-        raise BadRequest("send JSON with Content-Type: application/json")
-    body = request.get_json(silent=True)
-    if body is None:
-        raise BadRequest("the body is not valid JSON")
-    return body
+    """The request's JSON body; BadRequest (or 413) unless it is JSON that parses within web.limits."""
+    return limits.read_json()
 
 
 def outcome_response(outcome: Outcome) -> tuple[Response, int]:

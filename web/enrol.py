@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify
 from werkzeug.exceptions import BadRequest, Conflict
 
 from companion.table import EnrolmentError, InvalidTagUidError, Table
-from web import auth
+from web import auth, limits
 
 bp = Blueprint("enrol", __name__, url_prefix="/control/enrol")
 _EXTENSION = "companion.table"
@@ -51,7 +51,7 @@ def show() -> Response:
 @auth.require_pin
 def change() -> tuple[Response, int]:
     table = current_table()
-    body = request.get_json(silent=True)
+    body = limits.read_json()
     if not isinstance(body, dict) or not isinstance(body.get("op"), str):
         raise BadRequest('send a JSON object with "op": start, stop, enrol or forget')
     op = body["op"]

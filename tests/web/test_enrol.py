@@ -98,3 +98,9 @@ def test_bad_requests_answer_400(phone: FlaskClient, body: object) -> None:
     response = phone.post(URL, json=body, headers={"Accept": "application/json"})
     assert response.status_code == 400
     assert response.json["accepted"] is False
+
+
+def test_deeply_nested_json_is_a_400(phone: FlaskClient) -> None:
+    body = '{"op": "enrol", "uid": ' + "[" * 5000 + "]" * 5000 + "}"
+    response = phone.post(URL, data=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and "nested deeper than" in response.json["reason"]

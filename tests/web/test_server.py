@@ -147,3 +147,10 @@ def test_serve_on_a_port_in_use_prints_one_line(tmp_path, capsys):
         assert f"cannot listen on 127.0.0.1:{port}" in one_line_failure(
             capsys, serve_args(tmp_path / "t.sqlite3", port)
         )
+
+
+def test_a_ten_megabyte_body_through_the_server_is_a_413_in_json(live):
+    body = new_game_body()
+    body["payload"]["players"][0]["name"] = "G" * 10_000_000
+    status, answer = post_command(live, body)
+    assert status == 413 and answer["reason"] == "the request body is larger than 65536 bytes"
