@@ -360,3 +360,25 @@ def test_pigsticker_reaches_protected_and_complete_lines() -> None:
     state = position({1: [line("horned-rat-standard", CLAWS, DIRT, HM)]})
     state, _ = play(state, Place(0, PIG, 0, 3), Pick(0, 1, 0, 2))
     assert state.boards[1][0][2] is None
+
+
+def test_a_spotted_marauders_prompt_offers_no_discard_the_engine_refuses() -> None:
+    """Card reference 48-51: the shouting player "must take the Chaos Marauders card and place it in
+    his battle line". The spotter's prompt neither says "(or discard)" nor lists a discard while a
+    slot takes the card, and names the card the shout made public."""
+    state, _ = play(position({0: [line(HS, DIRT)], 1: [line(HS, HAK)]}), Place(0, CM, 0, 3), Shout(1))
+    prompt = GAME.prompt(state)
+    assert prompt is not None and prompt.text == "Ugluk: place Chaos Marauders"
+    assert not any(isinstance(c.action, Discard) for c in prompt.choices)
+    assert prompt.choices[0].label == "Chaos Marauders: line 1, slot 3"
+    with pytest.raises(IllegalActionError, match="must be placed"):
+        GAME.apply(state, Discard(1, CM))
+
+
+def test_a_drawn_red_card_prompt_offers_no_discard_while_it_can_be_placed() -> None:
+    """Card reference 483-484: "When a player draws a red card, he must place it in one of his battle
+    lines, if able": no "(or discard)" in the prompt while a slot takes it."""
+    state, _ = play(position({0: [line(HS, DIRT)]}), Draw(0, "bomber-left"))
+    prompt = GAME.prompt(state)
+    assert prompt is not None and prompt.text == "Grotsnik: place Bomber (left)"
+    assert not any(isinstance(c.action, Discard) for c in prompt.choices)

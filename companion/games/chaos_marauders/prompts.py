@@ -309,32 +309,37 @@ def _place_text(f: Facts, state: State, top: PlaceStep, options: Sequence[Choice
     first = top.cards[0].card
     if top.hint_line is not None:
         return f"{name}: {f.card[first].title} in line {top.hint_line + 1}: which slot?"
-    if len(top.cards) == 1 and not any(isinstance(c.action, Place) for c in options):
-        return _unplaceable_text(f, state, top)
+    # The cards that may be answered now: won Sneaky Gits before the other captured cards.
+    ready = [p.card for p in top.cards if not gits_wait(f, top, p.card)]
+    if len(set(ready)) == 1 and not any(isinstance(c.action, Place) for c in options):
+        return _unplaceable_text(f, state, top, ready[0])
+    # A discard is mentioned only where one is a choice: a card that must be placed when it can be
+    # (a drawn red card, spotted Marauders, a won Git...) is not offered one the engine then refuses.
+    discardable = any(isinstance(c.action, Discard) for c in options)
+    or_discard = " (or discard)" if discardable else ""
     if top.source == "draw" and f.ability[first] == _ABILITY_SNEAKY_GIT:
-        assassinate = " assassinate a Git in your own lines," if git_spots(f, state, top.player) else ""
-        return (
-            f"{name}: place the Sneaky Git in an opponent's line (within three spaces of a card),"
-            f"{assassinate} or discard it"
-        )
+        others = ["assassinate a Git in your own lines"] if git_spots(f, state, top.player) else []
+        others += ["discard it"] if discardable else []
+        rest = "".join(f", {other}" for other in others[:-1]) + (f" or {others[-1]}" if others else "")
+        return f"{name}: place the Sneaky Git in an opponent's line (within three spaces of a card){rest}"
     if f.ability[first] == _ABILITY_IDOL and len(top.cards) == 1:
         return f"{name}: place the Idol in one of your lines or an opponent's (within three spaces of a card)"
     if top.source == "draw" and f.ability[first] == _ABILITY_CHAOS_MARAUDERS:
-        return f"{name}: place the card you drew (or discard)"  # quietly: the others must spot it
-    cramped = next((p.card for p in top.cards if room_spots(f, state, top, p.card)), None)
+        return f"{name}: place the card you drew{or_discard}"  # quietly: the others must spot it
+    cramped = next((card for card in ready if room_spots(f, state, top, card)), None)
     if cramped is not None:
         return f"{name}: no open slot takes {f.card[cramped].title}: discard one of your cards to make room"
-    what = ", ".join(f.card[p.card].title for p in top.cards)
+    what = ", ".join(f.card[card].title for card in ready)
     verb = {"capture": "place the captured", "steal": "place the stolen", "shout": "place"}.get(
         top.source, "place"
     )
-    return f"{name}: {verb} {what} (or discard)"
+    return f"{name}: {verb} {what}{or_discard}"
 
 
-def _unplaceable_text(f: Facts, state: State, top: PlaceStep) -> str:
-    """No slot takes the one waiting card (a fourth duplicate, a symbol in every line, full lines)."""
+def _unplaceable_text(f: Facts, state: State, top: PlaceStep, card: str) -> str:
+    """No slot takes ``card``, the one card to answer now (a fourth duplicate, a symbol in every line,
+    full lines, no card for a Git to stand near)."""
     name = state.names[top.player]
-    card = top.cards[0].card
     ability = f.ability[card]
     if top.source == "draw" and ability == _ABILITY_SNEAKY_GIT and git_spots(f, state, top.player):
         return f"{name}: the Sneaky Git fits no opponent's line: assassinate a Git of yours, or discard it"
@@ -387,14 +392,23 @@ def _roll_prompt(f: Facts, state: State) -> Prompt:
     return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, left, FACES))  # type: ignore[arg-type]
 
 
+def _hidden(f: Facts, state: State, card: str) -> bool:
+    """Is ``card`` the active player's own drawn Chaos Marauders, unnamed until a shout? (Spotted,
+    they are named: the shout told the table.)"""
+    top = state.top
+    return f.ability[card] == _ABILITY_CHAOS_MARAUDERS and not (
+        isinstance(top, PlaceStep) and top.source == "shout"
+    )
+
+
 def label(f: Facts, state: State, a: Action) -> str:
     names = state.names
     if isinstance(a, Place):
         whose = "" if a.target is None else f"{names[a.target]}'s "
-        what = "Drawn card" if f.ability[a.card] == _ABILITY_CHAOS_MARAUDERS else f.card[a.card].title
+        what = "Drawn card" if _hidden(f, state, a.card) else f.card[a.card].title
         return f"{what}: {whose}line {a.line + 1}, slot {(a.slot or 0) + 1}"
     if isinstance(a, Discard):
-        if a.card is None or f.ability[a.card] == _ABILITY_CHAOS_MARAUDERS:
+        if a.card is None or _hidden(f, state, a.card):
             return "Discard"
         return f"Discard {f.card[a.card].title}"
     if isinstance(a, Attack):
