@@ -16,6 +16,11 @@ Example ``table.toml``::
     [[players]]
     name = "Grotsnik"
     colour = "#d33b2c"
+
+    [camera]                # cards read by a camera over the printed mat (docs/vision.md)
+    source = "camera:0"     # camera:N, file:VIDEO, folder:IMAGES or sim:
+    players = 4             # the mat printed for this many players
+    settle_frames = 4
 """
 
 from __future__ import annotations
@@ -33,6 +38,33 @@ from companion.engine import Player
 
 class SettingsError(ValueError):
     """The settings file or a flag holds a value of the wrong kind or an unknown key."""
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """The ``[camera]`` section: which frames, which mat, which enrolled faces, how long to wait."""
+
+    source: str = "camera:0"
+    """A frame source spec (``vision.capture``): ``camera:0``, ``file:PATH``, ``folder:PATH``, ``sim:``."""
+    players: int = 4
+    """The mat is printed for this many players (``companion vision mat --players N``)."""
+    layout: Path | None = None
+    """A mat layout file of your own; None: the game's (``vision/data/<game>.toml``)."""
+    references: Path | None = None
+    """Enrolled faces; None: ``references_for`` (where ``companion vision enrol`` saves them)."""
+    settle_frames: int = 4
+    """Frames in a row a card must lie still in one zone before it is played."""
+    gone_frames: int = 8
+    """Frames in a row a played card must be missing before it counts as lifted."""
+
+    def references_for(self, db: Path, game: str) -> Path:
+        """The enrolled faces of ``game``: as configured, else beside the event log."""
+        return self.references or references_path(db, game)
+
+
+def references_path(db: Path, game: str) -> Path:
+    """Where ``companion vision enrol`` saves a game's faces: the table's data dir, by the event log."""
+    return db.parent / "vision" / f"{game}-references.npz"
 
 
 @dataclass(frozen=True)
@@ -56,6 +88,8 @@ class Settings:
     sse_keepalive: float = 15.0
     sse_retry_ms: int = 2000
     log_level: str = "INFO"
+    camera: CameraSettings | None = None
+    """The ``[camera]`` section; None: no camera at this table."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Tables the web app does not know ([hardware], [vision], ...), kept for their own wiring."""
 
@@ -123,6 +157,8 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
             values[key] = value
         elif key == "players":
             values["players"] = _players(value)
+        elif key == "camera":
+            values["camera"] = _camera(value)
         elif key in _SECTIONS and isinstance(value, Mapping):
             extra[key] = dict(value)
         else:
@@ -148,6 +184,31 @@ def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
         except OSError as exc:
             raise SettingsError(f"cannot read {path}: {exc.strerror}") from exc
     return base.with_overrides(**overrides)
+
+
+_CAMERA: dict[str, type] = {
+    "source": str,
+    "players": int,
+    "layout": str,
+    "references": str,
+    "settle_frames": int,
+    "gone_frames": int,
+}
+
+
+def _camera(value: Any) -> CameraSettings:
+    if not isinstance(value, Mapping):
+        raise SettingsError("setting 'camera' must be a table ([camera])")
+    for key, item in value.items():
+        if key not in _CAMERA:
+            raise SettingsError(f"unknown setting 'camera.{key}' (known: {', '.join(_CAMERA)})")
+        if isinstance(item, bool) or not isinstance(item, _CAMERA[key]):
+            raise SettingsError(f"setting 'camera.{key}': {item!r} has the wrong type")
+    for key in ("players", "settle_frames", "gone_frames"):
+        if key in value and value[key] < 1:
+            raise SettingsError(f"setting 'camera.{key}' must be at least 1, got {value[key]}")
+    paths = {key: Path(value[key]) for key in ("layout", "references") if key in value}
+    return CameraSettings(**{**value, **paths})
 
 
 def _players(value: Any) -> tuple[Player, ...]:

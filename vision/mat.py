@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.zones import MatLayout
+from vision.zones import MatLayout, Rect
 
 log = logging.getLogger(__name__)
 
@@ -210,3 +210,41 @@ def play_area(view: MatView, layout: MatLayout, frame_size: tuple[int, int]) -> 
     left, top = max(0, int(frame[:, 0].min())), max(0, int(frame[:, 1].min()))
     right, bottom = min(width, int(frame[:, 0].max()) + 1), min(height, int(frame[:, 1].max()) + 1)
     return left, top, right, bottom
+
+
+FACE_PX_PER_MM = 4.0
+"""Resolution of a face taken from the mat for enrolment (a 63 × 88 mm card: 252 × 352 pixels)."""
+SLOT_SURROUND_MM = 12.0
+"""How far around a slot's outline the card laid in it is looked for (laid by hand, a little off)."""
+
+
+def face_in_slot(frame: np.ndarray, view: MatView, slot: Rect) -> np.ndarray | None:
+    """The card lying in ``slot``, cut out upright at FACE_PX_PER_MM (BGR), or None when no card-shaped
+    outline is there. The slot's surroundings are first seen from straight above (the homography),
+    then the card's own outline is found in them, so a card laid a little off its outline is cut
+    out whole and without table around it."""
+    from vision.detect import DetectorSettings, find_quads
+
+    s = FACE_PX_PER_MM
+    pad = SLOT_SURROUND_MM
+    area = (slot.x - pad, slot.y - pad, slot.w + 2 * pad, slot.h + 2 * pad)
+    size = (round(area[2] * s), round(area[3] * s))
+    mat_to_area = np.array([[s, 0, -area[0] * s], [0, s, -area[1] * s], [0, 0, 1]], np.float64)
+    above = cv2.warpPerspective(frame, mat_to_area @ view.to_mat, size, flags=cv2.INTER_AREA)
+    grey = cv2.cvtColor(above, cv2.COLOR_BGR2GRAY)
+    card_share = slot.w * slot.h / (area[2] * area[3])
+    settings = DetectorSettings(downscale=1, min_area=card_share * 0.7, max_area=min(0.95, card_share * 1.3))
+    quads = find_quads(grey, settings)
+    if not quads:
+        return None
+    centre = np.float32(size) / 2
+    quad = min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
+    # Upright as the slot is printed: the corner nearest the area's top-left is the face's top-left.
+    start = int(np.argmin(quad.sum(axis=1)))
+    quad = np.roll(quad, -start, axis=0)
+    if np.cross(quad[1] - quad[0], quad[3] - quad[0]) < 0:  # keep the order clockwise on screen
+        quad = quad[[0, 3, 2, 1]]
+    face_size = (round(slot.w * s), round(slot.h * s))
+    target = np.float32([[0, 0], [face_size[0], 0], [face_size[0], face_size[1]], [0, face_size[1]]])
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    return cv2.warpPerspective(above, warp, face_size, flags=cv2.INTER_AREA)

@@ -150,8 +150,8 @@ def build_layout(data: Mapping[str, Any], players: int) -> MatLayout:
                 Rect(margin + gap + i * (card_w + gap), y + label + gap, card_w, card_h) for i in range(slots)
             )
             kind = str(lines["zone"])
-            label = f"P{seat + 1} line {line + 1}"
-            zones.append(MatZone(zone_name(kind, seat, line), label, area, cells, kind, seat, line))
+            title = f"P{seat + 1} line {line + 1}"
+            zones.append(MatZone(zone_name(kind, seat, line), title, area, cells, kind, seat, line))
             y += line_h + float(lines["line_gap_mm"])
         y += float(lines["player_gap_mm"])
     pile_w = card_w + 2 * gap

@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES = (
     "companion.cli.bench",
     "companion.cli.devices",
     "companion.cli.enrol",
+    "companion.cli.vision",
 )
 
 

@@ -6,7 +6,9 @@ Wiring only: which adapter exists is decided by configuration, what each does li
 * the serial link (when a port is configured: ``serial_port = ...``, or ``port`` in a ``[firmware]``
   or ``[serial]`` section): its status becomes the view's ``devices["firmware"]``, its observations go
   to the table;
-* the GPIO stack (when ``[hardware.gpio]`` is present).
+* the GPIO stack (when ``[hardware.gpio]`` is present);
+* the camera (when ``[camera]`` is present): its cards go to the table like tags, its status becomes
+  the view's ``devices["camera"]``; a camera that cannot start says why there and the table plays on.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ log = logging.getLogger(__name__)
 
 FIRMWARE_DEVICE = "firmware"
 """The name the serial device's status has in the view's ``devices`` (the TV shows it)."""
+CAMERA_DEVICE = "camera"
 
 
 @dataclass
@@ -34,6 +37,8 @@ class Adapters:
     """The ``firmware_bridge.link.HostLink`` when a serial port is configured."""
     gpio: Any | None = None
     """The ``hardware.stack.GpioStack`` when ``[hardware.gpio]`` is configured."""
+    camera: Any | None = None
+    """The ``vision.service.CameraService`` when ``[camera]`` is configured (and could start)."""
 
 
 def serial_port(settings: Settings) -> str | None:
@@ -55,8 +60,10 @@ def gpio_section(settings: Settings) -> Mapping[str, Any] | None:
 
 
 @contextmanager
-def adapters(settings: Settings, session: SessionPort) -> Iterator[Adapters]:
-    """Builds and starts the configured adapters; stops them (last started first) when the block ends."""
+def adapters(settings: Settings, session: SessionPort, frames: Any | None = None) -> Iterator[Adapters]:
+    """Builds and starts the configured adapters; stops them (last started first) when the block ends.
+
+    ``frames`` is the camera's frame source when the caller made it (the demo's rendered table)."""
     with ExitStack() as stack:
         registry = TagRegistry.open(settings.db)
         stack.callback(registry.close)
@@ -72,6 +79,10 @@ def adapters(settings: Settings, session: SessionPort) -> Iterator[Adapters]:
         if section is not None:
             wired.gpio = _start_gpio(section, session, table)
             stack.callback(wired.gpio.close)
+        if settings.camera is not None:
+            wired.camera = _start_camera(settings, session, table, frames)
+            if wired.camera is not None:
+                stack.callback(wired.camera.stop)
         yield wired
 
 
@@ -96,3 +107,21 @@ def _start_gpio(section: Mapping[str, Any], session: SessionPort, table: Table) 
     table.on_rejected(gpio.rejected)
     gpio.start()
     return gpio
+
+
+def _start_camera(settings: Settings, session: SessionPort, table: Table, frames: Any | None) -> Any:
+    from vision.service import CameraSetupError, camera_service
+
+    def report(status: dict[str, Any]) -> None:
+        session.report_device(CAMERA_DEVICE, status)
+
+    assert settings.camera is not None
+    references = settings.camera.references_for(settings.db, settings.game)
+    try:
+        camera = camera_service(settings.camera, settings.game, references, table.observe, report, frames)
+    except CameraSetupError as exc:
+        log.error("camera not started: %s", exc)
+        report({"state": "error", "detail": str(exc)})
+        return None
+    camera.start()
+    return camera

@@ -1,0 +1,219 @@
+"""The camera at the table: frames → the mat → recognised cards → settled observations.
+
+One thread reads the frame source, finds the mat (on the first frame, then every ``refind_every``
+frames, keeping the last view while a hand covers the markers), asks the recognizer for the cards
+inside the play area, places each on the mat and feeds the watcher. What settles goes to
+``on_observation`` (``companion.table.Table.observe``, which only enqueues), exactly like the serial
+bridge's tag readings; ``on_status`` gets the camera's state for the TV's device list.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from companion.observations import CardGone, CardSighted
+from companion.settings import CameraSettings
+from vision.capture import Frame, FrameSource, SourceError, open_source
+from vision.mat import MatFinder, MatView, play_area
+from vision.watcher import CardWatcher, Sighting, WatcherSettings
+from vision.zones import LayoutError, MatLayout, load_layout
+
+log = logging.getLogger(__name__)
+
+REFIND_EVERY = 50
+"""Frames between two searches for the mat (a camera bumped is found again within seconds)."""
+STATUS_EVERY_S = 2.0
+
+
+class Detected(Protocol):
+    card: str
+    confidence: float
+
+    @property
+    def centre(self) -> tuple[float, float]: ...
+
+
+class Recognizes(Protocol):
+    def recognize(self, frame: np.ndarray) -> Sequence[Detected]: ...
+
+
+Observer = Callable[[CardSighted | CardGone], None]
+
+
+class CameraService:
+    def __init__(
+        self,
+        source: FrameSource,
+        layout: MatLayout,
+        recognizer: Recognizes,
+        settings: WatcherSettings | None = None,
+        *,
+        on_observation: Observer,
+        on_status: Callable[[dict[str, Any]], None] | None = None,
+        refind_every: int = REFIND_EVERY,
+    ) -> None:
+        self.source = source
+        self.layout = layout
+        self._recognizer = recognizer
+        self._finder = MatFinder(layout)
+        self.watcher = CardWatcher(settings)
+        self._on_observation = on_observation
+        self._on_status = on_status
+        self._refind_every = refind_every
+        self._view: MatView | None = None
+        self._since_found = 0
+        self._state = "starting"
+        self._frames = 0
+        self._rate: list[float] = []
+        self._last_status = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------------------- one frame
+
+    def step(self, frame: Frame) -> list[CardSighted | CardGone]:
+        """Reads one frame; returns (and hands on) what settled in it."""
+        self._frames += 1
+        view = self._mat(frame.image)
+        if view is None:
+            self._set_state("no mat")
+            return []  # not a frame without cards: the camera cannot tell, so nothing is counted
+        self._set_state("watching")
+        height, width = frame.image.shape[:2]
+        x0, y0, x1, y1 = play_area(view, self.layout, (width, height))
+        detections = self._recognizer.recognize(frame.image[y0:y1, x0:x1])
+        sightings = []
+        if detections:
+            centres = np.float32([d.centre for d in detections]) + np.float32([x0, y0])
+            for detection, (x, y) in zip(detections, view.mat_points(centres), strict=True):
+                zone = self.layout.zone_at(float(x), float(y))
+                if zone is not None:  # a card off the zones (in a hand, by the mat) is not in play
+                    sightings.append(Sighting(zone.name, detection.card, detection.confidence, (x, y)))
+        settled = self.watcher.update(sightings, frame.at)
+        for observation in settled:
+            self._on_observation(observation)
+        return settled
+
+    def _mat(self, image: np.ndarray) -> MatView | None:
+        if self._view is None or self._since_found >= self._refind_every:
+            found = self._finder.find(image)
+            self._since_found = 0
+            if found is not None:
+                self._view = found
+            elif self._view is not None:
+                log.debug("mat markers covered: keeping the last view of the mat")
+        self._since_found += 1
+        return self._view
+
+    # ---------------------------------------------------------------------------------- running
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the camera is already running")
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self.source.close()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        try:
+            self.source.open()
+        except SourceError as exc:
+            log.error("camera: %s", exc)
+            self._set_state("error", str(exc))
+            if not self.source.spec.startswith("camera:"):
+                return  # a camera is retried by read(); a missing file or folder stays missing
+        log.info(
+            "camera watching %s (%s mat, %d players)", self.source.spec, self.layout.game, self.layout.players
+        )
+        while not self._stop.is_set():
+            frame = self.source.read()
+            if frame is None:
+                if self.source.finished:
+                    self._set_state("ended")
+                    return
+                self._set_state("reconnecting")
+                continue
+            started = time.monotonic()
+            try:
+                self.step(frame)
+            except Exception:  # a frame the recognizer chokes on must not end the camera
+                log.exception("camera: frame %d could not be read, skipped", frame.index)
+            self._rate.append(time.monotonic() - started)
+            self._report()
+
+    def _set_state(self, state: str, detail: str = "") -> None:
+        if state != self._state:
+            if state in ("no mat", "reconnecting", "ended"):
+                log.warning("camera %s: %s", self.source.spec, state)
+            self._state = state
+            self._report(force=True, detail=detail)
+
+    def status(self, detail: str = "") -> dict[str, Any]:
+        recent = self._rate[-20:]
+        status: dict[str, Any] = {
+            "state": self._state,
+            "source": self.source.spec,
+            "frames": self._frames,
+            "cards": len(self.watcher.lying()),
+            "ms_per_frame": round(1000 * sum(recent) / len(recent), 1) if recent else None,
+            "markers": self._view.markers if self._view is not None else 0,
+        }
+        if detail:
+            status["detail"] = detail
+        return status
+
+    def _report(self, force: bool = False, detail: str = "") -> None:
+        now = time.monotonic()
+        if self._on_status is None or (not force and now - self._last_status < STATUS_EVERY_S):
+            return
+        self._last_status = now
+        self._on_status(self.status(detail))
+
+
+class CameraSetupError(ValueError):
+    """The camera cannot start: a bad source spec, no mat for the game, no enrolled faces."""
+
+
+def camera_service(
+    camera: CameraSettings,
+    game: str,
+    references: Path,
+    on_observation: Observer,
+    on_status: Callable[[dict[str, Any]], None] | None = None,
+    source: FrameSource | None = None,
+) -> CameraService:
+    """The camera a ``[camera]`` section describes (not started); CameraSetupError with a sentence."""
+    from vision.recognize import Recognizer
+    from vision.references import ReferenceSet
+
+    try:
+        layout = load_layout(game, camera.players, camera.layout)
+        if source is None:
+            source = open_source(camera.source)
+    except (LayoutError, SourceError) as exc:
+        raise CameraSetupError(str(exc)) from None
+    if not references.is_file():
+        raise CameraSetupError(
+            f"no enrolled card faces at {references}: run `companion vision enrol --game {game} REFDIR`"
+        )
+    try:
+        faces = ReferenceSet.load(references)
+    except (OSError, ValueError, KeyError) as exc:
+        raise CameraSetupError(f"{references} is not a set of enrolled faces ({exc})") from None
+    settings = WatcherSettings(camera.settle_frames, camera.gone_frames)
+    return CameraService(
+        source, layout, Recognizer(faces), settings, on_observation=on_observation, on_status=on_status
+    )
