@@ -88,7 +88,7 @@ def premade(
     rolls = placement or tuple(20 - seat for seat in range(len(armies)))
     for seat, value in enumerate(rolls):
         state = d20(state, seat, value)
-    assert state.phase == "markers", state.phase
+    assert state.phase in ("markers", "rolloff"), state.phase  # Rogue Hive: who controls the Hive
     return state
 
 
