@@ -29,6 +29,10 @@ DEFAULTS: dict[str, Any] = {
     "NAME_MAX_CHARS": 32,  # a player's name, shown large on the TV
     "PIN_MAX_FAILURES": 5,  # wrong PINs from one address before it must wait
     "PIN_LOCKOUT_SECONDS": 30.0,
+    # Wrong PINs from all addresses together before PIN entry pauses for addresses that never gave the
+    # right one; with a 4-digit PIN, 20 per 10 minutes makes guessing it take about 40 hours on average.
+    "PIN_TABLE_MAX_FAILURES": 20,
+    "PIN_TABLE_WINDOW_SECONDS": 600.0,
     # Cookies only ride on same-site requests: another site cannot post commands with a phone's cookie.
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,

@@ -11,25 +11,45 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import logging
+import math
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from flask import Flask, current_app, request, session
 from werkzeug.exceptions import Forbidden, TooManyRequests
 
+from companion.engine import JSON
+from web.context import current_session
+
 PIN_HEADER = "X-Table-Pin"
 PIN_FIELD = "pin"
 _COOKIE_KEY = "table_pin"
 _GUARD = "companion.pin_guard"
+_MAX_REMEMBERED = 4096
+"""Addresses remembered with wrong PINs before quiet ones are forgotten."""
+_DEVICE = "pin"
+"""The name under which the view's ``devices`` reports a table-wide PIN lock (a notice on the TV)."""
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
 class PinGuard:
-    """Checks PINs in constant time and locks out an address after repeated wrong guesses."""
+    """Checks PINs in constant time and slows guessing down twice over.
+
+    Per address: ``max_failures`` wrong PINs lock that address out for ``lockout_seconds``. Per table:
+    more than ``table_max_failures`` wrong PINs from all addresses together within
+    ``table_window_seconds`` lock PIN entry for every address that has not given the right PIN since
+    the start, so many addresses cannot share out the guessing. The owner keeps the table: phones with
+    the cookie never ask the guard, and an address that gave the right PIN before stays trusted (its
+    own per-address limit still applies), so an expired phone or a script of the owner gets back in.
+    """
 
     def __init__(
         self,
@@ -37,39 +57,81 @@ class PinGuard:
         *,
         max_failures: int = 5,
         lockout_seconds: float = 30.0,
+        table_max_failures: int = 20,
+        table_window_seconds: float = 600.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._pin = pin.encode()
         self._max_failures = max_failures
         self._lockout = lockout_seconds
+        self._table_max = table_max_failures
+        self._table_window = table_window_seconds
         self._clock = clock
         self._failures: dict[str, tuple[int, float]] = {}  # address -> (count, time of the last)
+        self._table_failures: deque[float] = deque()  # times of the wrong PINs within the window
+        self._trusted: set[str] = set()  # addresses that gave the right PIN since the start
         self._lock = threading.Lock()
+        self.reported_locked = False
+        """Whether the table was last told that PIN entry is locked (see ``_tell_the_table``)."""
 
     def digest(self) -> str:
         """What a logged-in cookie holds: a digest of the PIN under the app's signing key."""
         key = str(current_app.config["SECRET_KEY"]).encode()
         return hmac.new(key, b"table-pin:" + self._pin, hashlib.sha256).hexdigest()
 
-    def locked(self, address: str) -> bool:
+    def locked(self, address: str) -> str | None:
+        """Why ``address`` may not try a PIN now (a sentence for the 429), or None when it may."""
         with self._lock:
+            now = self._clock()
+            self._forget(now)
             count, last = self._failures.get(address, (0, 0.0))
-            if count >= self._max_failures and self._clock() - last < self._lockout:
-                return True
+            if count >= self._max_failures and now - last < self._lockout:
+                wait = math.ceil(self._lockout - (now - last))
+                return f"too many wrong PINs from this device: wait {wait} s and try again"
             if count >= self._max_failures:  # the lockout has passed: start counting afresh
                 del self._failures[address]
-            return False
+            if self.table_locked_at(now) and address not in self._trusted:
+                wait = math.ceil(self._table_failures[0] + self._table_window - now)
+                return (
+                    "too many wrong PINs at this table: new phones wait"
+                    f" {wait} s (a phone already logged in still works)"
+                )
+            return None
+
+    def table_locked_at(self, now: float) -> bool:
+        """True while the table as a whole has had too many wrong PINs (call under the lock)."""
+        return len(self._table_failures) >= self._table_max
+
+    @property
+    def table_locked(self) -> bool:
+        with self._lock:
+            now = self._clock()
+            self._forget(now)
+            return self.table_locked_at(now)
 
     def check(self, candidate: str, address: str) -> bool:
-        """True when ``candidate`` is the PIN; counts a wrong guess against ``address``."""
+        """True when ``candidate`` is the PIN; counts a wrong guess against ``address`` and the table."""
         ok = hmac.compare_digest(candidate.encode(), self._pin)
         with self._lock:
+            now = self._clock()
             if ok:
                 self._failures.pop(address, None)
+                self._trusted.add(address)
             else:
                 count, _ = self._failures.get(address, (0, 0.0))
-                self._failures[address] = (count + 1, self._clock())
+                self._failures[address] = (count + 1, now)
+                self._table_failures.append(now)
         return ok
+
+    def _forget(self, now: float) -> None:
+        """Drops wrong PINs older than the table's window, and addresses quiet for as long (so a flood
+        of addresses cannot grow the table without bound)."""
+        while self._table_failures and now - self._table_failures[0] >= self._table_window:
+            self._table_failures.popleft()
+        if len(self._failures) > _MAX_REMEMBERED:
+            horizon = max(self._lockout, self._table_window)
+            for address in [a for a, (_, last) in self._failures.items() if now - last >= horizon]:
+                del self._failures[address]
 
 
 def init_app(app: Flask) -> None:
@@ -77,6 +139,8 @@ def init_app(app: Flask) -> None:
         str(app.config["TABLE_PIN"]),
         max_failures=int(app.config["PIN_MAX_FAILURES"]),
         lockout_seconds=float(app.config["PIN_LOCKOUT_SECONDS"]),
+        table_max_failures=int(app.config["PIN_TABLE_MAX_FAILURES"]),
+        table_window_seconds=float(app.config["PIN_TABLE_WINDOW_SECONDS"]),
     )
 
 
@@ -95,6 +159,34 @@ def _offered_pin() -> str | None:
     return pin
 
 
+def _refuse_if_locked(pin_guard: PinGuard) -> None:
+    reason = pin_guard.locked(_address())
+    _tell_the_table(pin_guard)
+    if reason is not None:
+        raise TooManyRequests(reason)
+
+
+def _check(pin_guard: PinGuard, pin: str) -> bool:
+    ok = pin_guard.check(pin, _address())
+    _tell_the_table(pin_guard)
+    return ok
+
+
+def _tell_the_table(pin_guard: PinGuard) -> None:
+    """Logs and shows on the TV (a device notice) when the table-wide lock starts, and clears the
+    notice at the first PIN request after it ended: the owner learns that someone is guessing."""
+    locked = pin_guard.table_locked
+    if locked == pin_guard.reported_locked:
+        return
+    pin_guard.reported_locked = locked
+    status: dict[str, JSON] = {"state": "locked" if locked else "ready"}
+    if locked:
+        log.warning("many wrong PINs from several devices: PIN entry paused for devices not logged in")
+        text = f"Many wrong PINs since {time.strftime('%H:%M')}: new phones wait up to a few minutes"
+        status["notices"] = [{"level": "warning", "text": text}]
+    current_session().report_device(_DEVICE, status)
+
+
 def has_cookie() -> bool:
     """True when this browser entered the right PIN before (and the PIN has not changed since)."""
     stored = session.get(_COOKIE_KEY)
@@ -106,21 +198,19 @@ def check_request() -> None:
     if has_cookie():
         return
     pin_guard = guard()
-    if pin_guard.locked(_address()):
-        raise TooManyRequests("too many wrong PINs from this device: wait half a minute and try again")
+    _refuse_if_locked(pin_guard)
     pin = _offered_pin()
     if pin is None:
         raise Forbidden(f"this needs the table's PIN (the {PIN_HEADER} header, or log in on /control)")
-    if not pin_guard.check(pin, _address()):
+    if not _check(pin_guard, pin):
         raise Forbidden("wrong PIN: the PIN is printed where the companion was started")
 
 
 def log_in(pin: str) -> bool:
     """Checks ``pin`` (counting wrong guesses) and, when right, remembers it in the session cookie."""
     pin_guard = guard()
-    if pin_guard.locked(_address()):
-        raise TooManyRequests("too many wrong PINs from this device: wait half a minute and try again")
-    if not pin_guard.check(pin, _address()):
+    _refuse_if_locked(pin_guard)
+    if not _check(pin_guard, pin):
         return False
     session[_COOKIE_KEY] = pin_guard.digest()
     session.permanent = True  # a phone at the table stays logged in for the evening
