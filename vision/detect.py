@@ -32,7 +32,7 @@ class DetectorSettings:
     aspect: tuple[float, float] = (1.1, 2.0)
     """Long side over short side, averaged over opposite sides (a card is 1.4; perspective varies it)."""
     outline_offset: float = 1.5
-    refine_reach: float = 4.0
+    refine_reach: float = 6.0
     """How far (full-frame pixels) either side of a coarse side its edge is looked for."""
     refine_samples: int = 12
     """Profiles sampled across each side."""
@@ -81,7 +81,7 @@ def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray
         quad = quad_of(contour, area, settings)
         if quad is not None:
             coarse = shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2
-            quads.append(refine(frame, coarse, settings))
+            quads.append(refine(frame, refine(frame, coarse, settings), settings))
     return quads
 
 
@@ -94,7 +94,8 @@ def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> np.
     if len(approx) != 4:
         return None
     rough = clockwise(approx.reshape(4, 2).astype(np.float32))
-    quad = fit_sides(contour.reshape(-1, 2).astype(np.float32), rough)
+    points = contour.reshape(-1, 2).astype(np.float32)
+    quad = fit_sides(points, rough, 2.0)
     if quad is None or not cv2.isContourConvex(quad.astype(np.int32).reshape(-1, 1, 2)):
         return None
     if not settings.fill <= cv2.contourArea(quad) / area <= 2 - settings.fill:
@@ -106,7 +107,7 @@ def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> np.
     return quad if first < second else np.roll(quad, -1, axis=0)
 
 
-def fit_sides(points: np.ndarray, rough: np.ndarray) -> np.ndarray | None:
+def fit_sides(points: np.ndarray, rough: np.ndarray, tolerance: float) -> np.ndarray | None:
     """Exact corners: a line fitted to the outline's points along each side of the rough quad (the
     middle of each side, where the rough corners' error does not reach), intersected in turn."""
     lines = []
@@ -120,7 +121,7 @@ def fit_sides(points: np.ndarray, rough: np.ndarray) -> np.ndarray | None:
         offset = points - start
         along = offset @ unit / length
         across = np.abs(offset[:, 0] * unit[1] - offset[:, 1] * unit[0])
-        near = points[(along > 0.15) & (along < 0.85) & (across < 2 + 0.05 * length)]
+        near = points[(along > 0.15) & (along < 0.85) & (across < tolerance + 0.05 * length)]
         if len(near) < 2:
             return None
         vx, vy, x, y = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
@@ -153,39 +154,45 @@ def refine(frame: np.ndarray, quad: np.ndarray, settings: DetectorSettings) -> n
     points = np.ascontiguousarray(grid.reshape(4 * samples, len(offsets), 2), dtype=np.float32)
     profiles = cv2.remap(frame, points, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     profiles = profiles.astype(np.float32).reshape(4 * samples, len(offsets), -1)
-    steps = np.abs(np.diff(profiles, axis=1)).sum(axis=2)  # (4S, K-1): colour change between samples
-    peak = steps.argmax(axis=1)
-    strength = steps[np.arange(len(peak)), peak]
+    profiles = (profiles[:, :-2] + 2 * profiles[:, 1:-1] + profiles[:, 2:]) / 4  # smooth: sensor noise
+    steps = np.abs(profiles[:, 2:] - profiles[:, :-2]).sum(axis=2)  # colour change over 1 px
+    centres = offsets[2:-2]
+    # The card's edge is the outermost strong step: the printed border's inner edge can be stronger
+    # (a yellow border on a brown table), but it lies inside.
+    rising = np.zeros_like(steps, dtype=bool)
+    rising[:, 1:-1] = (steps[:, 1:-1] >= steps[:, :-2]) & (steps[:, 1:-1] >= steps[:, 2:])
+    strong = rising & (steps >= 0.3 * steps.max(axis=1, keepdims=True))
+    peak = steps.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
+    rows = np.arange(len(peak))
+    strength = steps[rows, peak]
     inner = np.clip(peak, 1, steps.shape[1] - 2)
-    left, centre, right = (steps[np.arange(len(peak)), inner + k] for k in (-1, 0, 1))
+    left, centre, right = (steps[rows, inner + k] for k in (-1, 0, 1))
     curve = left - 2 * centre + right
     nudge = np.where(np.abs(curve) > 1e-6, 0.5 * (left - right) / np.where(curve == 0, 1, curve), 0)
-    found = offsets[0] + (inner + 0.5 + np.clip(nudge, -0.5, 0.5)) * step  # the step lies between samples
+    found = centres[inner] + np.clip(nudge, -0.5, 0.5) * step
     found = found.reshape(4, samples)
     strength = strength.reshape(4, samples)
-    lines = []
-    for side in range(4):
-        usable = strength[side] > 0.5 * np.median(strength[side])
-        shifts = found[side][usable]
-        if len(shifts) >= 3:
-            keep = np.abs(shifts - np.median(shifts)) <= 1.0
-            if keep.sum() >= 3:
-                ts = spots[usable][keep]
-                slope, intercept = np.polyfit(ts, shifts[keep], 1)
-                a = starts[side] + intercept * normals[side]
-                b = ends[side] + (intercept + slope) * normals[side]
-                lines.append((a, b - a))
-                continue
-        lines.append((starts[side], ends[side] - starts[side]))
-    corners = []
-    for index in range(4):
-        (p1, d1), (p2, d2) = lines[index - 1], lines[index]
-        cross = d1[0] * d2[1] - d1[1] * d2[0]
-        if abs(cross) < 1e-6:
-            return quad
-        t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / cross
-        corners.append(p1 + t * d1)
-    refined = np.array(corners, np.float32)
+    # Per side, a least-squares line through the clear steps near the typical one (vectorised: this
+    # runs for every quad of every frame).
+    usable = strength > 0.5 * np.median(strength, axis=1, keepdims=True)
+    typical = np.sort(np.where(usable, found, np.inf), axis=1)[np.arange(4), usable.sum(axis=1) // 2]
+    weight = (usable & (np.abs(found - typical[:, None]) <= 1.0)).astype(np.float32)
+    count, sum_t, sum_o = weight.sum(axis=1), weight @ spots, (weight * found).sum(axis=1)
+    sum_tt, sum_to = weight @ (spots * spots), (weight * found * spots[None]).sum(axis=1)
+    determinant = count * sum_tt - sum_t * sum_t
+    fitted = (count >= 3) & (determinant > 1e-6)
+    safe = np.where(fitted, determinant, 1)
+    slope = np.where(fitted, (count * sum_to - sum_t * sum_o) / safe, 0)
+    intercept = np.where(fitted, (sum_o - slope * sum_t) / np.maximum(count, 1), 0)
+    points = starts + intercept[:, None] * normals
+    directions = (ends + (intercept + slope)[:, None] * normals) - points
+    previous_points, previous_directions = np.roll(points, 1, axis=0), np.roll(directions, 1, axis=0)
+    cross = previous_directions[:, 0] * directions[:, 1] - previous_directions[:, 1] * directions[:, 0]
+    if np.abs(cross).min() < 1e-6:
+        return quad
+    gap = points - previous_points
+    t = (gap[:, 0] * directions[:, 1] - gap[:, 1] * directions[:, 0]) / cross
+    refined = (previous_points + t[:, None] * previous_directions).astype(np.float32)
     return refined if np.abs(refined - quad).max() <= 2 * reach else quad
 
 

@@ -1,12 +1,15 @@
-"""Card identity from a face's pixels: a small normalised grey patch, compared by one matrix product.
+"""Card identity from a face's pixels: a small normalised colour patch, compared by one matrix product.
 
 A face (a reference image, or a quad found in a frame) is warped to a fixed patch of its inner area
-(the printed border is left out: every card of a colour shares it, so it would only make cards look
-alike), area-averaged down to ``PATCH`` pixels, lightly blurred, freed of a brightness plane (a
-lighting gradient across the card) and scaled to zero mean and unit norm. Two patches then compare
-by their dot product, the normalised cross-correlation: 1 for the same face, near 0 for unrelated ones.
+(the printed border is left out: every card of a colour shares it), area-averaged down to ``PATCH``
+pixels and split into three opponent channels: brightness, red–green and blue–yellow. Each channel
+is freed of a brightness plane (a lighting gradient across the card, a colour cast) and scaled to
+unit norm; the three are joined with ``WEIGHTS``. Two descriptors then compare by their dot product,
+a normalised cross-correlation: 1 for the same face, near 0 for unrelated ones. The patch is coarse
+on purpose: the art's colours and shapes tell cards apart, and a coarse patch forgives a corner
+found a pixel or two off, blur and JPEG noise.
 
-An upside-down card is the same patch turned by 180°, which is an index reversal, so each quad is
+An upside-down card is the same patch turned by 180°, which reverses each channel, so each quad is
 compared with every reference both ways at the cost of one product.
 """
 
@@ -15,13 +18,19 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-PATCH = (32, 44)
-"""Width, height of a descriptor patch; 1,408 numbers, a card of 63 × 88 mm at 0.5 mm per pixel."""
+PATCH = (16, 22)
+"""Width, height of a descriptor patch (a 63 × 88 mm card's inner area at about 3.5 mm per pixel)."""
 INNER = 0.08
 """The fraction of the face's width and height left out at each edge (the printed border)."""
-OVERSAMPLE = 2
+OVERSAMPLE = 4
 """The warp samples this many times more pixels per side than the patch, then averages them down,
 so a card far larger than the patch does not alias."""
+WEIGHTS = np.float32([1.0, 0.7, 0.7])
+"""Brightness, red–green, blue–yellow: colour counts a little less (camera white balance drifts)."""
+OPPONENT = np.float32([[1 / 3, 1 / 3, 1 / 3], [0, -1, 1], [1, -0.5, -0.5]])
+"""Rows turn (B, G, R) into brightness, red–green and blue–yellow."""
+CHANNEL = PATCH[0] * PATCH[1]
+LENGTH = 3 * CHANNEL
 
 
 def _plane_basis() -> np.ndarray:
@@ -33,7 +42,7 @@ def _plane_basis() -> np.ndarray:
 
 
 PLANE = _plane_basis()
-"""Orthonormal basis of constant + linear brightness over the patch, removed from every descriptor."""
+"""Orthonormal basis of constant + linear brightness over the patch, removed from every channel."""
 
 
 def canonical_target() -> np.ndarray:
@@ -50,14 +59,14 @@ TARGET = canonical_target()
 
 def descriptor_from_quad(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The descriptor of the face whose corners (top-left first, clockwise) lie at ``corners`` in
-    the BGR or grey image ``image``."""
+    the BGR (or grey) image ``image``."""
     warp = cv2.getPerspectiveTransform(corners.astype(np.float32), TARGET)
     size = (PATCH[0] * OVERSAMPLE, PATCH[1] * OVERSAMPLE)
     sampled = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    if sampled.ndim == 3:
-        sampled = cv2.cvtColor(sampled, cv2.COLOR_BGR2GRAY)
-    patch = cv2.resize(sampled, PATCH, interpolation=cv2.INTER_AREA)
-    return normalise(patch)
+    if sampled.ndim == 2:
+        sampled = cv2.cvtColor(sampled, cv2.COLOR_GRAY2BGR)
+    patch = cv2.resize(sampled, PATCH, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return normalise(patch.reshape(-1, 3) @ OPPONENT.T)
 
 
 def descriptor_from_face(face: np.ndarray) -> np.ndarray:
@@ -67,15 +76,18 @@ def descriptor_from_face(face: np.ndarray) -> np.ndarray:
     return descriptor_from_quad(face, corners)
 
 
-def normalise(patch: np.ndarray) -> np.ndarray:
-    """Blur a little (so a sharp reference meets a soft camera image halfway), remove the brightness
-    plane, scale to unit norm. A flat patch (a blank rectangle) stays all zeros: it matches nothing."""
-    smooth = cv2.GaussianBlur(patch.astype(np.float32), (3, 3), 0).ravel()
-    flat = smooth - PLANE @ (PLANE.T @ smooth)
-    norm = float(np.linalg.norm(flat))
-    return flat / norm if norm > 1e-3 * flat.size else np.zeros_like(flat)
+def normalise(channels: np.ndarray) -> np.ndarray:
+    """(pixels, 3) opponent channels → one descriptor: each channel without its brightness plane, at
+    unit norm and weighted, the whole at unit norm. A flat channel (a grey image's colour, a blank
+    card back) stays zeros and adds nothing."""
+    flat = channels - PLANE @ (PLANE.T @ channels)
+    norms = np.linalg.norm(flat, axis=0)
+    scaled = np.where(norms > 1e-3 * CHANNEL, WEIGHTS / np.maximum(norms, 1e-12), 0) * flat
+    joined = scaled.T.ravel()  # channel after channel
+    total = float(np.linalg.norm(joined))
+    return (joined / total if total > 0 else joined).astype(np.float32)
 
 
 def upside_down(descriptor: np.ndarray) -> np.ndarray:
-    """The descriptor of the same face turned by 180° (the patch is stored row by row)."""
-    return descriptor[::-1]
+    """The descriptor of the same face turned by 180° (each channel is stored row by row)."""
+    return descriptor.reshape(3, CHANNEL)[:, ::-1].ravel()
