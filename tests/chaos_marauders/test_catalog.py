@@ -237,3 +237,72 @@ def test_a_catalog_written_as_toml_reads_back_equal_with_its_sources() -> None:
     again = catalog_from_toml(catalog_to_toml(CATALOG))
     assert again == CATALOG
     assert [card.provenance for card in again] == [card.provenance for card in CATALOG]
+
+
+@pytest.mark.parametrize(
+    ("spelling", "card_id"),
+    [
+        ("Skyrr’s Blowback", "skyrrs-blowback"),  # as the card reference prints it
+        ("Hak Veinthrob’s Volunteers", "hak-veinthrobs-volunteers"),
+        ("Spattznatt‘s Suicide Squad", "spattznatts-suicide-squad"),
+        ("Monggo′s Meat Grinders", "monggos-meat-grinders"),
+        ("  monggo's   MEAT grinders ", "monggos-meat-grinders"),
+        ("Claws\u00a0of\tMalal", "claws-of-malal"),
+        ("Venomous Creeps", "venemous-creeps"),  # card reference, Da Whozit Sekshun
+        ("VENOMOUS  creeps", "venemous-creeps"),
+        ("Bilge ‘No Remorse’ Guttrott", "bilge-guttrot"),
+        ("Bilge 'No Remorse' Guttrott", "bilge-guttrot"),
+    ],
+)
+def test_a_title_looks_up_in_any_typographic_spelling_and_the_texts_other_spellings(
+    spelling: str, card_id: str
+) -> None:
+    """Titles match whatever the quotes (curly or straight), case and spacing; the spellings the rules
+    texts use besides the title are the card's aliases (card reference, Da Whozit Sekshun: "Venomous
+    Creeps", "Bilge ‘No Remorse’ Guttrott")."""
+    assert spelling in CATALOG
+    assert CATALOG[spelling].id == card_id
+
+
+@pytest.mark.parametrize("title", TITLES_IN_THE_TEXTS)
+def test_every_title_looks_up_as_the_texts_print_it_with_curly_apostrophes(title: str) -> None:
+    assert CATALOG[title.replace("'", "’")].title == title
+
+
+@pytest.mark.parametrize("spelling", ["Venomous Creep", "Skyrrs Blowback", "Bilge", "Sneaky-Gitz", ""])
+def test_names_that_are_no_card_are_still_refused(spelling: str) -> None:
+    assert spelling not in CATALOG
+    with pytest.raises(KeyError, match="unknown card"):
+        CATALOG[spelling]
+
+
+def test_aliases_are_data_with_their_provenance() -> None:
+    creeps = CATALOG["venemous-creeps"]
+    assert creeps.aliases == ("Venomous Creeps",)
+    assert creeps.provenance["aliases"].startswith("card reference: Da Whozit Sekshun")
+    assert creeps.to_json()["aliases"] == ["Venomous Creeps"]
+
+
+def test_an_alias_without_provenance_is_refused() -> None:
+    data = packaged_data()
+    card_entry(data, "shotti")["aliases"] = ["Shoti"]
+    with pytest.raises(CatalogError, match="card 'shotti': provenance of 'aliases'"):
+        catalog_from_data(data)
+
+
+def test_an_alias_spelling_another_cards_name_is_refused() -> None:
+    data = packaged_data()
+    entry = card_entry(data, "shotti")
+    entry["aliases"] = ["SPOIL  heap"]
+    entry["provenance"]["aliases"] = "assumed: a test"
+    with pytest.raises(CatalogError, match="alias 'spoil heap' is already used by 'shotti'"):
+        catalog_from_data(data)
+
+
+def test_aliases_must_be_a_list_of_texts() -> None:
+    data = packaged_data()
+    entry = card_entry(data, "shotti")
+    entry["aliases"] = "Shoti"
+    entry["provenance"]["aliases"] = "assumed: a test"
+    with pytest.raises(CatalogError, match="aliases must be a list of non-empty texts"):
+        catalog_from_data(data)

@@ -232,3 +232,32 @@ def test_a_broken_overrides_file_exits_2(tmp_path: Path, capsys: pytest.CaptureF
     )
     assert main(["cards", "chaos-marauders", "--catalog", str(path)]) == 2
     assert "add up to 111" in capsys.readouterr().err
+
+
+def test_score_accepts_titles_with_curly_apostrophes_and_the_texts_other_spellings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The layout's titles as the rules texts print them (Hak Veinthrob’s, Monggo’s), in any case and
+    spacing, and the texts' other spellings (card reference, Da Whozit Sekshun: "Bilge ‘No Remorse’
+    Guttrott", "Venomous Creeps") score exactly as the card ids do."""
+    typed: list[list[str | None]] = [
+        ["hobgoblin standard", "Hak Veinthrob’s Volunteers", "Monggo’s  Meat Grinders"],
+        ["Orc Regimental Standard", "Bilge ‘No Remorse’ Guttrott", "Spattznatt’s Suicide Squad"],
+        ["HOBGOBLIN STANDARD", "Venomous Creeps", "Hobgoblin Musician"],
+    ]
+    ids: list[list[str | None]] = [
+        ["hobgoblin-standard", "hak-veinthrobs-volunteers", "monggos-meat-grinders"],
+        ["orc-regimental-standard", "bilge-guttrot", "spattznatts-suicide-squad"],
+        ["hobgoblin-standard", "venemous-creeps", "hobgoblin-musician"],
+    ]
+    by_title = score(tmp_path, solo(typed), capsys)
+    by_id = score(tmp_path, solo(ids), capsys)
+    assert by_title == by_id and by_title[0] == 0
+
+
+def test_score_refuses_a_name_that_is_no_card_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = score(tmp_path, solo([["Hobgoblin Standard", "Venomous Creep"], [], []]), capsys)
+    assert (code, out) == (2, "")
+    assert err == "companion score: Gorbag, line 1: unknown card 'Venomous Creep'\n"

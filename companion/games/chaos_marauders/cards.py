@@ -8,10 +8,28 @@ reference, or ``assumed`` with a reason, so the owner of the physical game can c
 from __future__ import annotations
 
 import enum
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 CardId = str
+
+_STRAIGHT = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u00b4`", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-"),
+    }
+)
+"""Typographic quotes, primes and dashes, and the straight character each is typed as."""
+
+
+def name_key(text: str) -> str:
+    """The form every typographic spelling of a card name shares: Unicode compatibility form (NFKC),
+    curly quotes and dashes as straight ones (the rules texts print "Skyrr\u2019s Blowback"), any run
+    of spaces as one, the ends trimmed, the case folded."""
+    straight = unicodedata.normalize("NFKC", text).translate(_STRAIGHT)
+    return " ".join(straight.split()).casefold()
 
 
 class Colour(enum.StrEnum):
@@ -64,6 +82,8 @@ class Card:
     line_duplicates: bool = False
     """True when several copies may share one battle line (Plague Lords, Sneaky Gits)."""
     text: str = ""
+    aliases: tuple[str, ...] = ()
+    """Other spellings of the title, as the rules texts print them ("Venomous Creeps")."""
     provenance: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     """Field name -> where its value came from (``"rulebook p.12"``, ``"assumed: ..."``)."""
 
@@ -86,12 +106,13 @@ class Card:
             "ability": self.ability,
             "line_duplicates": self.line_duplicates,
             "text": self.text,
+            "aliases": list(self.aliases),
             "provenance": dict(self.provenance),
         }
 
     @classmethod
     def from_id(cls, key: str) -> Card:
-        """The card of the packaged default catalog with this id or exact title."""
+        """The card of the packaged default catalog with this id, title or alias."""
         # Imported here: the catalog module builds on this one.
         from companion.games.chaos_marauders.catalog import load_catalog
 
@@ -100,7 +121,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Catalog:
-    """All card titles, in catalog order, with lookup by id or exact title."""
+    """All card titles, in catalog order, with lookup by id, title or alias (any typographic
+    spelling: :func:`name_key`)."""
 
     cards: tuple[Card, ...]
 
@@ -116,9 +138,9 @@ class Catalog:
         return len(self.cards)
 
     def __getitem__(self, key: str) -> Card:
-        """A card by id or by exact title (case-insensitive); raises UnknownCardError."""
+        """A card by id, title or alias, in any case, quotes or spacing; raises UnknownCardError."""
         try:
-            return self._by_key[key.casefold()]  # type: ignore[attr-defined]
+            return self._by_key[name_key(key)]  # type: ignore[attr-defined]
         except KeyError:
             raise UnknownCardError(f"unknown card {key!r}") from None
 
@@ -147,7 +169,7 @@ class Catalog:
         return tuple(self._machines)  # type: ignore[attr-defined]
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and key.casefold() in self._by_key  # type: ignore[attr-defined]
+        return isinstance(key, str) and name_key(key) in self._by_key  # type: ignore[attr-defined]
 
     @property
     def deck_size(self) -> int:
@@ -161,9 +183,9 @@ class Catalog:
 def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
     index: dict[str, Card] = {}
     for card in cards:
-        for key in (card.id.casefold(), card.title.casefold()):
+        for key in map(name_key, (card.id, card.title, *card.aliases)):
             if key in index and index[key] is not card:
-                raise ValueError(f"two cards share the id or title {key!r}")
+                raise ValueError(f"two cards share the id, title or alias {key!r}")
             index[key] = card
     return index
 

@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.games.chaos_marauders.cards import Card, Catalog, Colour, Part, Role
+from companion.games.chaos_marauders.cards import Card, Catalog, Colour, Part, Role, name_key
 
 GAME = "chaos-marauders"
 LINE_SLOTS = 12
@@ -63,12 +63,13 @@ _CARD_KEYS = {
     "ability",
     "line_duplicates",
     "text",
+    "aliases",
     "provenance",
 }
 # Values every card must account for, even when absent (no symbol, no Attack Rating).
 _ALWAYS_SOURCED = ("colour", "copies", "attack", "vp", "symbol")
 # Values that need a source only when the card has them.
-_SOURCED_WHEN_SET = ("role", "machine", "part", "ability", "line_duplicates")
+_SOURCED_WHEN_SET = ("role", "machine", "part", "ability", "line_duplicates", "aliases")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _PROVENANCE = re.compile(r"^(rulebook|card reference|public data|assumed)\b")
 
@@ -127,7 +128,7 @@ def catalog_to_toml(catalog: Catalog) -> str:
         # TOML has no null: an absent value is a left-out key; false flags are left out likewise.
         # (Compared by identity: ``0 in (None, False)`` is true, and vp = 0 must stay written.)
         kept = {key: value for key, value in values.items() if value is not None and value is not False}
-        out.extend(f"{key} = {_toml(value)}" for key, value in kept.items() if value != "")
+        out.extend(f"{key} = {_toml(value)}" for key, value in kept.items() if value not in ("", []))
         out.append("[cards.provenance]")
         out.extend(f"{_toml(key)} = {_toml(value)}" for key, value in card.provenance.items())
         out.append("")
@@ -139,6 +140,8 @@ def _toml(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
     # A JSON string is a valid TOML basic string (same quotes and escapes).
     return json.dumps(str(value), ensure_ascii=False)
 
@@ -234,8 +237,17 @@ def _card(entry: Any, index: int) -> Card:
         ability=_enum(Ability, entry, "ability", where),
         line_duplicates=line_duplicates,
         text=_text(entry, "text", where) or "",
+        aliases=_aliases(entry, where),
         provenance=_provenance(entry, where),
     )
+
+
+def _aliases(entry: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    """Other spellings of the title (a list of non-empty texts), looked up like the title."""
+    aliases = entry.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+        raise CatalogError(f"{where}: aliases must be a list of non-empty texts")
+    return tuple(aliases)
 
 
 def _provenance(entry: Mapping[str, Any], where: str) -> dict[str, str]:
@@ -256,9 +268,12 @@ def _provenance(entry: Mapping[str, Any], where: str) -> dict[str, str]:
 def _check_unique(cards: tuple[Card, ...]) -> None:
     seen: dict[str, str] = {}
     for card in cards:
-        for key in {card.id.casefold(), card.title.casefold()}:
+        # Compared as looked up: two spellings that differ only in case, quotes or spacing are one.
+        for key in {name_key(card.id), name_key(card.title), *map(name_key, card.aliases)}:
             if key in seen:
-                raise CatalogError(f"card {card.id!r}: id or title {key!r} is already used by {seen[key]!r}")
+                raise CatalogError(
+                    f"card {card.id!r}: id, title or alias {key!r} is already used by {seen[key]!r}"
+                )
             seen[key] = card.id
     symbols: dict[str, str] = {}
     for card in cards:
