@@ -216,3 +216,26 @@ def test_the_phone_shows_the_final_scores(browser, table, artifacts):
     for player in view["game"]["players"]:
         assert player["name"] in text and str(player["score"]["total"]) in text
     page.screenshot(path=str(artifacts / "control-final.png"), full_page=True)
+
+
+def test_the_history_tells_every_change_and_the_page_fits_a_phone(browser, table, artifacts):
+    table.new_game()
+    table.play(150)  # ends on Dagromm's rolls, which have no events of their own
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{table.url}/control")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#c-history li", timeout=TIMEOUT_MS)
+    lines = page.locator("#c-history li").all_inner_texts()
+    assert any(" rolled Orcish Eye" in line or " rolled Mark of Chaos" in line for line in lines), lines
+    assert not [line for line in lines if line.split("#")[0].strip() in ("", "act")], lines
+    assert not [line for line in lines if " act" in line], lines  # what happened, not the command's kind
+    wide = page.evaluate(
+        """() => Array.from(document.querySelectorAll('body *'))
+             .filter(n => n.getBoundingClientRect().width && n.getBoundingClientRect().right > innerWidth + 1)
+             .map(n => n.className || n.tagName)"""
+    )
+    assert wide == []
+    page.screenshot(path=str(artifacts / "control-history.png"), full_page=True)
+    context.close()
