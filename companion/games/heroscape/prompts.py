@@ -26,9 +26,13 @@ from companion.games.heroscape.actions import (
     Declare,
     Decline,
     EndTurn,
+    Fall,
+    LeaveGlyph,
+    LeavingEngagement,
     LoseMarker,
     Moved,
     PlaceMarkers,
+    StopOnGlyph,
     UsePower,
 )
 from companion.games.heroscape.armies import affordable, army_points
@@ -361,6 +365,37 @@ def lost_markers(state: State, ask: Ask) -> list[LoseMarker]:
         for i in range(4)
         if side.markers[i] == ask.subject and not side.removed[i] and (i == 3 or not side.revealed[i])
     ]
+
+
+def declarations(cat: Catalog, state: State, scenario: Scenario) -> list[Action]:
+    """What players may declare of the map at this moment (falls, leaving-engagement attacks, glyphs,
+    a scenario's facts): open inputs with too many answers to list as legal actions, one of each kind
+    per figure, for random play to try (the engine still judges each)."""
+    turn = state.turn
+    if state.finished or state.stack or turn is None:
+        return []
+    seat = turn.seat
+    pool = [f for f in acting_pool(cat, state) if state.figure(f) is not None and state.figure(f).alive]  # type: ignore[union-attr]
+    out: list[Action] = []
+    if not state.basic and turn.step == "move":
+        for fid in pool:
+            height = cat.card(fid.unit.card).height
+            out.extend(Fall(p(seat), fid.format(), height + extra) for extra in (0, 10, 20))
+            out.extend(
+                LeavingEngagement(p(enemy.seat), enemy.format(), fid.format())
+                for enemy in opponents_figures(state, seat)[:3]
+            )
+            out.extend(StopOnGlyph(p(seat), fid.format(), glyph.id) for glyph in cat.glyphs)
+        for held in state.glyphs:
+            if held.holder is not None and FigureId.parse(held.holder).seat == seat:
+                out.append(LeaveGlyph(p(seat), held.glyph, ("friend-adjacent",)))
+    if scenario.has("exit-zone") and seat == 0:
+        out.extend(Declare(p(0), "exited", (fid.format(),)) for fid in pool)
+    if scenario.has("zone-control"):
+        out.append(Declare(p(0), "zone"))
+    if scenario.has("water-spaces"):
+        out.append(Declare(p(1), "water"))
+    return out
 
 
 def marker_layouts(state: State, seat: int) -> list[PlaceMarkers]:

@@ -1,10 +1,13 @@
 """Random complete games of HeroScape, checking the engine's invariants after every action.
 
-A random table: every prompt is answered with one of the legal actions (dice thrown as the dice fall:
-each face as often as the combat die has it). After every action: no figure on the battlefield carries
-as many wounds as its Life; a destroyed figure never acts again; the public view and the events never
-tell where face-down order markers lie (the view of a position is the same whichever cards hold the
-unrevealed markers); and replaying the game's actions from the start gives the same position.
+A random table: every prompt is answered with one of the legal actions, now and then with a declaration
+of the map (a fall, a leaving-engagement attack, a glyph, a scenario's fact); dice are thrown as they
+fall (each face as often as the combat die has it). After every action: no figure on the battlefield
+carries as many wounds as its Life; a destroyed figure never acts; no army breaks its point limit, the
+Unique rule or the box's copies; no round passes the round limit; no more figures attack in a turn than
+the card activates; the public view and the events never tell where face-down order markers lie; a game
+never stalls with nothing to do before it is over; and replaying the game's actions from the start gives
+the same position.
 """
 
 from __future__ import annotations
@@ -12,17 +15,34 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import replace
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.engine import Action, Player, Roll, Setup
-from companion.games.heroscape.actions import PlaceMarkers
+from companion.engine import Action, Event, Player, Roll, Setup
+from companion.games.heroscape.actions import Attack, LeavingEngagement, PlaceMarkers
 from companion.games.heroscape.catalog import default_catalog
 from companion.games.heroscape.engine import HeroScape
+from companion.games.heroscape.ids import FigureId
 from companion.games.heroscape.odds import combat_faces
-from companion.games.heroscape.state import Side, State
+from companion.games.heroscape.prompts import declarations
+from companion.games.heroscape.state import Ask, Side, State
 
 EXAMPLES = 5
+DECLARE_CHANCE = 0.12
+"""How often random play declares something of the map when it may (falls, glyphs...): often enough to
+try every rule, seldom enough that battles are still decided by attacks."""
+
+
+@dataclass
+class Played:
+    """One random game: its setup, the actions applied, the final position and what went wrong."""
+
+    setup: Setup
+    state: State
+    log: list[Action] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+    capped: bool = False
 
 
 def scenarios_for(players: int, only: str | None) -> list[str]:
@@ -35,9 +55,7 @@ def scenarios_for(players: int, only: str | None) -> list[str]:
 
 
 def choose(game: HeroScape, state: State, rng: random.Random) -> Action | None:
-    actions = game.legal_actions(state)
-    if not actions:
-        return None
+    actions = list(game.legal_actions(state))
     rolls = [a for a in actions if isinstance(a, Roll)]
     if rolls:
         roll = rolls[0]
@@ -46,11 +64,22 @@ def choose(game: HeroScape, state: State, rng: random.Random) -> Action | None:
         else:
             faces = (str(rng.randint(1, 20)),)
         return Roll(roll.player, roll.die, faces)
-    # Attacks and turns' ends are many; weigh toward what makes a game move on.
-    return rng.choice(actions)
+    if rng.random() < DECLARE_CHANCE:
+        scenario = game.catalog.scenario(state.scenario)
+        declared = [a for a in declarations(game.catalog, state, scenario) if game.is_legal(state, a)]
+        if declared:
+            return rng.choice(declared)
+    if not actions:
+        return None
+    # One kind of answer first, then one answer of it: fifty attacks must not crowd out ending the turn.
+    kinds = sorted({a.kind for a in actions})
+    kind = rng.choice(kinds)
+    return rng.choice([a for a in actions if a.kind == kind])
 
 
-def violations(game: HeroScape, state: State, action: Action, events: tuple[Any, ...]) -> list[str]:
+def violations(
+    game: HeroScape, before: State, state: State, action: Action, events: tuple[Event, ...]
+) -> list[str]:
     out = []
     cat = game.catalog
     for seat in range(state.seats):
@@ -59,10 +88,41 @@ def violations(game: HeroScape, state: State, action: Action, events: tuple[Any,
             for n, figure in enumerate(unit.figures, start=1):
                 if figure.alive and figure.wounds >= life:
                     out.append(f"{uid.figure(n).format()} alive with {figure.wounds} wounds of {life}")
+        out.extend(_army_problems(game, state, seat))
+    if isinstance(action, Attack | LeavingEngagement):
+        actor = before.figure(FigureId.parse(action.attacker))
+        if actor is None or not actor.alive:
+            out.append(f"{action.attacker} acted though it is not on the battlefield")
+    if state.round_limit and state.round > state.round_limit:
+        out.append(f"round {state.round} passed the limit of {state.round_limit}")
+    turn = state.turn
+    if turn is not None and turn.attackers:
+        activated = cat.card(FigureId.parse(turn.attackers[0]).unit.card).figures
+        if len(set(turn.attackers)) > activated:
+            out.append(f"{len(set(turn.attackers))} figures attacked on one order marker")
     if isinstance(action, PlaceMarkers) and any(m in e.text for e in events for m in action.markers):
         out.append("an event of place_markers names a card")
-    if _shuffled_view(game, state) != json.dumps(game.view(state), sort_keys=True):
+    top = state.top
+    pointing = isinstance(top, Ask) and top.purpose == "ored"
+    # The Glyph of Ored's player points at an opponent's card with markers on it: the markers' backs
+    # lie on the table for all to see, so that one question names the cards that hold them.
+    if not pointing and _shuffled_view(game, state) != json.dumps(game.view(state), sort_keys=True):
         out.append("the public view depends on where face-down markers lie")
+    return out
+
+
+def _army_problems(game: HeroScape, state: State, seat: int) -> list[str]:
+    cat, out = game.catalog, []
+    units = state.sides[seat].units
+    scenario = cat.scenario(state.scenario)
+    gifts = scenario.gifts[seat] if seat < len(scenario.gifts) else ()
+    points = sum(cat.card(u.card).points for u in units if u.card not in gifts)
+    if state.limits[seat] and points > state.limits[seat]:
+        out.append(f"seat {seat}'s army is {points} points over a limit of {state.limits[seat]}")
+    counts = Counter(u.card for u in units)
+    for card_id, count in counts.items():
+        if cat.card(card_id).unique and count > 1:
+            out.append(f"seat {seat} holds {count} of the Unique {card_id}")
     return out
 
 
@@ -82,6 +142,35 @@ def _shuffled_view(game: HeroScape, state: State) -> str:
     return json.dumps(game.view(replace(state, sides=tuple(sides))), sort_keys=True)
 
 
+def play(game: HeroScape, setup: Setup, rng: random.Random, cap: int = 20000) -> Played:
+    """One random game from ``setup``, every invariant checked after every action."""
+    state = game.new_game(setup)
+    played = Played(setup, state)
+    for _ in range(cap):
+        action = choose(game, state, rng)
+        if action is None:
+            if not state.finished:
+                played.violations.append(f"stalled with nothing to do: {game.prompt(state)}")
+            break
+        before = state
+        state, events = game.apply(state, action)
+        played.log.append(action)
+        played.violations.extend(violations(game, before, state, action, events))
+    else:
+        played.capped = True
+    played.state = state
+    for card in game.catalog.cards:
+        taken = sum(1 for side in state.sides for u in side.units if u.card == card.id)
+        if taken > card.copies * state.sets:
+            played.violations.append(f"{taken} {card.id} cards in play, the box holds {card.copies}")
+    replayed = game.new_game(setup)
+    for action in played.log:
+        replayed, _ = game.apply(replayed, action)
+    if replayed != state:
+        played.violations.append(f"replaying {len(played.log)} actions gave another position")
+    return played
+
+
 def simulate(
     players: int, games: int, seed: int, scenario: str | None = None, cap: int = 20000
 ) -> dict[str, Any]:
@@ -93,27 +182,15 @@ def simulate(
     total = capped = 0
     found: list[str] = []
     wins = [0] * players
+    finished = 0
     for index in range(games):
-        options = (("scenario", ids[index % len(ids)]), ("army", rng.choice(("draft", "premade"))))
-        setup = Setup("heroscape", names, options)
-        state = game.new_game(setup)
-        log: list[Action] = []
-        for _ in range(cap):
-            action = choose(game, state, rng)
-            if action is None:
-                break
-            state, events = game.apply(state, action)
-            log.append(action)
-            total += 1
-            found.extend(f"game {index}: {v}" for v in violations(game, state, action, events))
-        else:
-            capped += 1
-        replayed = game.new_game(setup)
-        for action in log:
-            replayed, _ = game.apply(replayed, action)
-        if replayed != state:
-            found.append(f"game {index}: replaying {len(log)} actions gave another position")
-        for seat in state.winners:
+        options = (("army", rng.choice(("draft", "premade"))), ("scenario", ids[index % len(ids)]))
+        played = play(game, Setup("heroscape", names, options), rng, cap)
+        total += len(played.log)
+        capped += played.capped
+        finished += played.state.finished
+        found.extend(f"game {index} ({ids[index % len(ids)]}): {v}" for v in played.violations)
+        for seat in played.state.winners:
             wins[seat] += 1
     seconds = time.perf_counter() - started
     return {
@@ -123,6 +200,7 @@ def simulate(
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2) if seconds else None,
         "actions": total,
+        "finished_games": finished,
         "invariant_violations": len(found),
         "violation_examples": found[:EXAMPLES],
         "capped_games": capped,

@@ -1,0 +1,87 @@
+"""Rules invariants over random play (hypothesis picks the scenario, the player count, the way armies
+are gathered and the seed of the random table; ``simulate.play`` checks every invariant after every
+action and replays the game)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.engine import ActionError, Player, Setup
+from companion.games.heroscape.simulate import choose, play
+from companion.games.heroscape.state import State
+
+from .rules_support import CAT, GAME, NAMES
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> Setup:
+    scenario = draw(st.sampled_from([s for s in CAT.scenarios]))
+    players = draw(st.sampled_from(scenario.players))
+    options = {"scenario": scenario.id, "army": draw(st.sampled_from(["draft", "premade"]))}
+    if scenario.round_limit and draw(st.booleans()):
+        options["rounds"] = draw(st.integers(1, 3))
+    options["partial_credit"] = draw(st.booleans())
+    return Setup("heroscape", tuple(Player(n) for n in NAMES[:players]), tuple(sorted(options.items())))
+
+
+@settings(max_examples=15)
+@given(setups(), st.integers(0, 2**32))
+def test_random_play_breaks_no_invariant_and_replays_exactly(setup: Setup, seed: int) -> None:
+    played = play(GAME, setup, random.Random(seed), cap=3000)
+    assert played.violations == []
+    assert played.state.finished or played.capped
+
+
+@settings(max_examples=15)
+@given(setups(), st.integers(0, 2**32), st.integers(0, 150))
+def test_a_refused_action_changes_nothing_and_every_listed_action_is_accepted(
+    setup: Setup, seed: int, steps: int
+) -> None:
+    """The engine is pure: refusing leaves the position as it was; every legal action applies."""
+    rng = random.Random(seed)
+    state: State = GAME.new_game(setup)
+    for _ in range(steps):
+        action = choose(GAME, state, rng)
+        if action is None:
+            break
+        state = GAME.apply(state, action)[0]
+    for action in list(GAME.legal_actions(state))[:40]:
+        GAME.apply(state, action)
+    copy = state
+    for raw in (
+        {"kind": "end_turn", "player": 1},
+        {"kind": "attack", "player": 0, "attacker": "0:x", "defender": "1:y"},
+    ):
+        try:
+            GAME.apply(state, GAME.parse_action(raw))
+        except ActionError as refused:
+            assert str(refused) and "\n" not in str(refused)
+        assert state == copy
+
+
+@settings(max_examples=25)
+@given(setups(), st.integers(0, 2**32), st.integers(0, 200))
+def test_wounds_only_grow_on_the_battlefield_until_a_heal_or_correction(
+    setup: Setup, seed: int, steps: int
+) -> None:
+    """A destroyed figure never comes back except by Marro Rebirth or a hand correction, and a figure
+    never carries as many wounds as its Life."""
+    rng = random.Random(seed)
+    state: State = GAME.new_game(setup)
+    for _ in range(steps):
+        action = choose(GAME, state, rng)
+        if action is None:
+            break
+        after, events = GAME.apply(state, action)
+        kinds = {e.kind for e in events}
+        for seat in range(after.seats):
+            for uid, unit in after.units_of(seat):
+                for n, figure in enumerate(unit.figures, start=1):
+                    earlier = state.figure(uid.figure(n))
+                    if earlier is not None and not earlier.alive and figure.alive:
+                        assert kinds & {"FigureReborn", "Corrected"}, (action, events)
+                    assert not figure.alive or figure.wounds < CAT.card(uid.card).life
+        state = after

@@ -1,0 +1,53 @@
+"""The random-play simulator (``companion simulate heroscape``): complete games of every scenario with
+no invariant broken, and the command's JSON figures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.games.heroscape.simulate import simulate
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_of_every_scenario_finish_with_no_invariant_broken(players: int) -> None:
+    games = 11 if players == 2 else 3  # every scenario for the player count once
+    figures = simulate(players, games=games, seed=players)
+    assert figures["invariant_violations"] == 0, figures["violation_examples"]
+    assert figures["capped_games"] == 0
+    assert figures["finished_games"] == figures["games"]
+    assert sum(figures["wins_by_seat"]) >= 1
+
+
+def test_an_unknown_scenario_for_the_player_count_is_refused() -> None:
+    with pytest.raises(ValueError, match="not for 4 players"):
+        simulate(4, games=1, seed=0, scenario="a-long-wait")
+
+
+def test_the_command_prints_its_figures_as_json() -> None:
+    command = [
+        sys.executable,
+        "-m",
+        "companion",
+        "simulate",
+        "heroscape",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["games"] == 2 and figures["invariant_violations"] == 0
+    assert {"seconds", "games_per_second", "actions", "capped_games", "wins_by_seat"} <= set(figures)
+
+
+def test_the_command_refuses_a_player_count_in_one_line() -> None:
+    command = [sys.executable, "-m", "companion", "simulate", "heroscape", "--players", "5"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
