@@ -17,3 +17,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="bench", required=True, metavar="WHAT")
     for name in BENCH_MODULES:
         importlib.import_module(name).register(sub)
+    register_vision(sub)
+
+
+def register_vision(sub: argparse._SubParsersAction) -> None:
+    """``companion bench vision``: the work is in ``vision.bench``, imported only when it runs."""
+    parser = sub.add_parser(
+        "vision", help="camera card recognition: top-1 accuracy, false positives, ms/frame"
+    )
+    parser.add_argument("--refs", metavar="REFDIR", help="enrolled faces: REFDIR/<card-id>.png")
+    parser.add_argument(
+        "--scenes", metavar="DIR", help="JPEG scenes and truth.json (with --make-set: how many)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument(
+        "--make-set", metavar="DIR", help="write the hard synthetic set to DIR/refs, DIR/scenes"
+    )
+    parser.add_argument("--cards", default="60", help="with --make-set: distinct card faces (default 60)")
+    parser.add_argument("--empty", default="20", help="with --make-set: scenes without cards (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="with --make-set: random seed (default 1)")
+    parser.set_defaults(func=run_vision)
+
+
+def run_vision(args: argparse.Namespace) -> int:
+    from vision.bench import run
+
+    return run(args)
