@@ -9,7 +9,7 @@ import socket
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -89,16 +89,22 @@ class LiveTable:
             answer = json.loads(exc.read())
         return answer
 
-    def new_game(self, players: int = 4) -> int:
-        answer = self.command("new_game", {"game": "chaos-marauders", "players": PLAYERS[:players]})
+    def new_game(
+        self, players: int = 4, game: str = "chaos-marauders", options: dict[str, Any] | None = None
+    ) -> int:
+        payload = {"game": game, "players": PLAYERS[:players], "options": options or {}}
+        answer = self.command("new_game", payload)
         assert answer["accepted"], answer
         return int(answer["seq"])
 
-    def play(self, actions: int, seed: int = 7) -> int:
-        """Lets the simulated table make ``actions`` moves through the session; the last seq."""
+    def play(
+        self, actions: int, seed: int = 7, kit: Callable[[random.Random], Any] = ChaosMaraudersDemo
+    ) -> int:
+        """Lets the simulated table (``kit``: a game's demo kit) make ``actions`` moves through the
+        session; the last seq."""
         assert self.session is not None
         rng = random.Random(seed)
-        brain = DemoBrain(ChaosMaraudersDemo(rng), rng)
+        brain = DemoBrain(kit(rng), rng)
         seq = 0
         for _ in range(actions):
             position = self.session.position()
@@ -110,11 +116,13 @@ class LiveTable:
             seq = int(outcome.seq or 0)
         return seq
 
-    def play_until(self, done, seed: int = 7, limit: int = 3000) -> None:
+    def play_until(
+        self, done, seed: int = 7, limit: int = 3000, kit: Callable[[random.Random], Any] = ChaosMaraudersDemo
+    ) -> None:
         """Lets the simulated table play through the session until ``done(position)``."""
         assert self.session is not None
         rng = random.Random(seed)
-        brain = DemoBrain(ChaosMaraudersDemo(rng), rng)
+        brain = DemoBrain(kit(rng), rng)
         for _ in range(limit):
             position = self.session.position()
             if position.prompt is not None and done(position):

@@ -1,0 +1,202 @@
+"""HeroScape in a real Chromium: a phone starts the game, each phone places its order markers in secret
+(the TV shows only that they are placed until each is revealed), an attack declared on a phone with
+its exact odds before the roll and its dice on the TV, and the final result. The TV is checked for
+what a 1080p screen read from 3 m needs: no text under 20 px in the game's part, nothing clipped."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from companion.games.heroscape.demo import HeroScapeDemo
+
+from .browser_support import PIN, LiveTable
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 10_000
+MIN_TEXT_PX = 20
+ARMIES = {0: ["sonlen", "marro-drudge"], 1: ["tor-kul-na", "marro-stingers"]}
+ORDERS = {
+    0: ["0:marro-drudge", "0:sonlen", "0:marro-drudge", "0:sonlen"],
+    1: ["1:marro-stingers", "1:tor-kul-na", "1:tor-kul-na", "1:marro-stingers"],
+}
+
+
+def phone(browser: Any, table: LiveTable) -> Any:
+    context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{table.url}/control")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#c-start", state="attached", timeout=TIMEOUT_MS)
+    return page
+
+
+def wait_for_seq(page: Any, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=TIMEOUT_MS)
+
+
+def accepted(table: LiveTable, payload: dict[str, Any]) -> int:
+    answer = table.command("act", payload)
+    assert answer["accepted"], answer
+    return int(answer["seq"])
+
+
+def armies_gathered(table: LiveTable) -> int:
+    """Both pre-made armies registered (as their tags would) and placed: the markers are next."""
+    for seat, cards in ARMIES.items():
+        for card in cards:
+            accepted(table, {"kind": "add_card", "player": seat, "card": card})
+        accepted(table, {"kind": "army_ready", "player": seat})
+    accepted(table, {"kind": "roll", "player": 0, "die": "d20", "faces": ["17"]})
+    return accepted(table, {"kind": "roll", "player": 1, "die": "d20", "faces": ["4"]})
+
+
+def claim_and_place(page: Any, seat: int) -> None:
+    page.select_option("#c-seat", str(seat))
+    page.wait_for_selector("#hs-place-markers", timeout=TIMEOUT_MS)
+    for marker, unit in zip("123X", ORDERS[seat], strict=True):
+        page.select_option(f"#hs-marker{marker}", unit)
+    page.click("#hs-place-markers")
+    page.wait_for_selector(".hs-my-markers", timeout=TIMEOUT_MS)  # this phone lists its own markers
+
+
+def small_or_clipped(page: Any) -> list[str]:
+    """Visible text in the game's part of the TV under MIN_TEXT_PX, or cut off by its box."""
+    return list(
+        page.evaluate(
+            """(least) => {
+              const out = [];
+              for (const node of document.querySelectorAll('.hs-table *')) {
+                if (!node.getClientRects().length) continue;
+                const own = [...node.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+                if (!own) continue;
+                const size = parseFloat(getComputedStyle(node).fontSize);
+                if (size < least) out.push(`${size}px: ${node.textContent.trim()}`);
+                if (node.scrollWidth > node.clientWidth + 1) out.push(`clipped: ${node.textContent.trim()}`);
+              }
+              return out;
+            }""",
+            MIN_TEXT_PX,
+        )
+    )
+
+
+def test_phones_start_heroscape_and_place_their_order_markers_in_secret(browser, page, table, artifacts):
+    ann = phone(browser, table)
+    ann.click("#c-new summary")
+    ann.select_option("#c-game", "heroscape")
+    ann.select_option('[data-option="scenario"]', '"custom"')  # the engine's setup options, as data
+    ann.select_option('[data-option="army"]', '"premade"')
+    while ann.locator("#c-players li").count() > 2:
+        ann.locator("#c-players li button").last.click()  # two players
+    ann.click("#c-start")
+    ann.wait_for_function(
+        "document.getElementById('c-prompt').textContent.startsWith('Gather your armies')", timeout=TIMEOUT_MS
+    )
+    view = table.session.view()
+    assert view["game"]["game"] == "heroscape" and view["game"]["scenario"]["id"] == "custom"
+    assert [p["name"] for p in view["game"]["players"]] == ["Grotsnik", "Ugluk"]
+
+    seq = armies_gathered(table)
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, seq)
+    assert page.locator("#prompt").inner_text() == "Place your order markers on your phones"
+    assert page.locator(".hs-placed.is-done").count() == 0
+
+    ugluk = phone(browser, table)
+    wait_for_seq(ann, seq)
+    wait_for_seq(ugluk, seq)
+    assert "in secret" in ann.locator("#c-game-prompt").inner_text()  # no seat yet: no marker form
+    claim_and_place(ann, 0)
+    ann.wait_for_selector("text=Your markers are placed", timeout=TIMEOUT_MS)
+    page.wait_for_selector('.hs-player[data-seat="0"] .hs-placed.is-done', timeout=TIMEOUT_MS)
+    assert page.locator('.hs-player[data-seat="1"] .hs-placed:not(.is-done)').count() == 1
+    assert page.locator(".hs-marker").count() == 0  # placed, face down: nothing revealed on the TV
+    history = table.session.history()
+    assert history[-1]["action"] == {"kind": "place_markers", "player": 0}
+
+    claim_and_place(ugluk, 1)
+    assert "Marker 1" not in ugluk.locator("#c-game-prompt").inner_text()
+    mine = ugluk.locator(".hs-my-markers").inner_text()
+    assert "1 Marro Stingers" in mine and "Sonlen" not in mine  # a phone sees its own markers only
+    page.wait_for_function("document.getElementById('prompt').textContent.startsWith('Initiative')")
+    accepted(table, {"kind": "roll", "player": 0, "die": "d20", "faces": ["15"]})
+    seq = accepted(table, {"kind": "roll", "player": 1, "die": "d20", "faces": ["9"]})
+    wait_for_seq(page, seq)
+    revealed = page.locator(".hs-marker")
+    assert revealed.count() == 1
+    assert revealed.first.inner_text() == "1"
+    card = page.locator(".hs-card:has(.hs-marker)").get_attribute("data-unit")
+    assert card == "0:marro-drudge"
+    assert page.locator(".hs-order-item").count() == 2
+    assert small_or_clipped(page) == []
+    page.screenshot(path=str(artifacts / "heroscape-tv-markers.png"))
+    ann.screenshot(path=str(artifacts / "heroscape-phone-markers.png"), full_page=True)
+    ann.context.close()
+    ugluk.context.close()
+
+
+def test_an_attack_declared_on_a_phone_shows_its_odds_then_its_dice_on_the_tv(
+    browser, page, table, artifacts
+):
+    table.new_game(players=2, game="heroscape", options={"scenario": "custom", "army": "premade"})
+    armies_gathered(table)
+    for seat, units in ORDERS.items():
+        accepted(table, {"kind": "place_markers", "player": seat, "markers": units})
+    accepted(table, {"kind": "roll", "player": 0, "die": "d20", "faces": ["15"]})
+    seq = accepted(table, {"kind": "roll", "player": 1, "die": "d20", "faces": ["9"]})
+    grotsnik = phone(browser, table)
+    wait_for_seq(grotsnik, seq)
+    grotsnik.click("#c-choices button:has-text('Done moving')")
+    grotsnik.wait_for_selector("#hs-declare", timeout=TIMEOUT_MS)
+    grotsnik.select_option("#hs-attacker", "0:marro-drudge/1")
+    grotsnik.select_option("#hs-target", "1:tor-kul-na/1")
+    grotsnik.select_option("#hs-height", "attacker")
+    grotsnik.click("#hs-declare")
+    grotsnik.wait_for_selector(".hs-odds", timeout=TIMEOUT_MS)
+    pending = table.session.view()["game"]["pending_attack"]
+    assert pending["attack_dice"] == 3  # Drudge's 2 + 1 for height
+    odds = grotsnik.locator(".hs-odds").inner_text()
+    percent = f"{pending['odds']['p_at_least_one'] * 100:.1f}%"
+    assert odds.startswith(f"3 attack vs {pending['defense_dice']} defense: {percent} to wound")
+
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, table.session.view()["seq"])
+    assert re.search(r"\d+% to wound", page.locator(".hs-attack").inner_text())
+    assert page.locator(".hs-attack .hs-die-waiting").count() == 3
+    # Three combat dice entered on the phone by counting faces: 2 skulls, 1 blank.
+    counter = grotsnik.locator(".facecount-row")
+    counter.filter(has_text="skull").locator("button:has-text('+')").click()
+    counter.filter(has_text="skull").locator("button:has-text('+')").click()
+    counter.filter(has_text="blank").locator("button:has-text('−')").click()
+    counter.filter(has_text="blank").locator("button:has-text('−')").click()
+    grotsnik.click("button:has-text('Enter 3 dice')")
+    page.wait_for_selector(".hs-attack .hs-die-skull", timeout=TIMEOUT_MS)
+    assert page.locator(".hs-attack svg.hs-die").count() == 3
+    assert page.locator(".hs-attack svg.hs-die-skull.counts").count() == 2
+    seq = accepted(table, {"kind": "roll", "player": 1, "die": "combat", "faces": ["shield"] + ["blank"] * 4})
+    wait_for_seq(page, seq)
+    assert page.locator(".hs-attack h2").inner_text().lower() == "last attack"
+    assert page.locator(".hs-result").inner_text() == "2 vs 1: 1 wound"
+    assert page.locator('.hs-card[data-unit="1:tor-kul-na"] .hs-life.is-wounded').count() == 1
+    assert small_or_clipped(page) == []
+    page.screenshot(path=str(artifacts / "heroscape-tv.png"))
+    grotsnik.context.close()
+
+
+def test_the_final_result_stays_on_the_tv(page, table, artifacts):
+    table.new_game(players=2, game="heroscape", options={"scenario": "deadly-wall-of-water"})
+    table.play(3000, seed=5, kit=HeroScapeDemo)
+    view = table.session.view()
+    assert view["game"]["finished"], view["game"]["prompt"]
+    page.goto(f"{table.url}/")
+    page.locator("#final").wait_for(state="visible", timeout=TIMEOUT_MS)
+    names = [view["game"]["players"][seat]["name"] for seat in view["game"]["result"]["winners"]]
+    title = page.locator(".final-title").inner_text()
+    assert names and all(name in title for name in names)
+    assert page.locator(".final-row").count() == 2
+    page.screenshot(path=str(artifacts / "heroscape-tv-final.png"))
