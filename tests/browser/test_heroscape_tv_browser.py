@@ -110,6 +110,9 @@ def test_phones_start_heroscape_and_place_their_order_markers_in_secret(browser,
     ugluk = phone(browser, table)
     wait_for_seq(ann, seq)
     wait_for_seq(ugluk, seq)
+    ugluk.select_option("#c-seat", "1")
+    ugluk.wait_for_selector("#hs-place-markers", timeout=TIMEOUT_MS)
+    ugluk.screenshot(path=str(artifacts / "heroscape-phone-markers.png"))
     assert "in secret" in ann.locator("#c-game-prompt").inner_text()  # no seat yet: no marker form
     claim_and_place(ann, 0)
     ann.wait_for_selector("text=Your markers are placed", timeout=TIMEOUT_MS)
@@ -135,7 +138,6 @@ def test_phones_start_heroscape_and_place_their_order_markers_in_secret(browser,
     assert page.locator(".hs-order-item").count() == 2
     assert small_or_clipped(page) == []
     page.screenshot(path=str(artifacts / "heroscape-tv-markers.png"))
-    ann.screenshot(path=str(artifacts / "heroscape-phone-markers.png"), full_page=True)
     ann.context.close()
     ugluk.context.close()
 
@@ -163,6 +165,7 @@ def test_an_attack_declared_on_a_phone_shows_its_odds_then_its_dice_on_the_tv(
     odds = grotsnik.locator(".hs-odds").inner_text()
     percent = f"{pending['odds']['p_at_least_one'] * 100:.1f}%"
     assert odds.startswith(f"3 attack vs {pending['defense_dice']} defense: {percent} to wound")
+    grotsnik.screenshot(path=str(artifacts / "heroscape-phone-attack.png"))
 
     page.goto(f"{table.url}/")
     wait_for_seq(page, table.session.view()["seq"])

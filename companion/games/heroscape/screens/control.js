@@ -67,7 +67,11 @@
     if (!living.length) return;
     var values = living.map(function (u) { return [u.unit, u.title]; });
     var row = ctx.el("div", "hs-marker-form");
-    ["1", "2", "3", "X"].forEach(function (m) { row.appendChild(labelled(ctx, "Marker " + m, select(ctx, "marker" + m, values))); });
+    ["1", "2", "3", "X"].forEach(function (m, i) {
+      // Spread over the cards at first; a choice made stays while that card lives.
+      if (!values.some(function (v) { return v[0] === form["marker" + m]; })) form["marker" + m] = values[i % values.length][0];
+      row.appendChild(labelled(ctx, "Marker " + m, select(ctx, "marker" + m, values)));
+    });
     box.appendChild(row);
     box.appendChild(button(ctx, "Place my markers (face down)", "primary", function () {
       ctx.act({ kind: "place_markers", player: seat, markers: ["1", "2", "3", "X"].map(function (m) { return form["marker" + m]; }) });
@@ -234,6 +238,10 @@
     var o = pending.odds;
     box.appendChild(TableControl.ctx.el("p", "hs-odds", pending.attack_dice + " attack vs " + pending.defense_dice + " defense: " +
       (o.p_at_least_one * 100).toFixed(1) + "% to wound, " + o.expected.toFixed(2) + " wounds expected"));
+    // The whole distribution: how likely each number of wounds is.
+    box.appendChild(TableControl.ctx.el("p", "hs-odds-table", o.distribution.map(function (p, w) {
+      return w + " " + (w === 1 ? "wound" : "wounds") + " " + (p * 100).toFixed(1) + "%";
+    }).join(" · ")));
   }
 
   // --------------------------------------------------------------------------------- corrections

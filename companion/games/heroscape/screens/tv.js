@@ -95,7 +95,8 @@
   }
 
   function dieRow(label, faces, count, counting) {
-    var row = el("div", "hs-dice-row");
+    // More than six dice would wrap at full size: draw them smaller on one row.
+    var row = el("div", "hs-dice-row" + (Math.max(count, (faces || []).length) > 6 ? " hs-dice-many" : ""));
     row.appendChild(el("span", "hs-dice-label", label));
     (faces || []).forEach(function (f) { row.appendChild(icon(f, f === counting ? "counts" : "")); });
     for (var i = (faces || []).length; i < count; i++) row.appendChild(el("span", "hs-die-waiting"));
