@@ -58,29 +58,42 @@ var TableTV = (function () {
     return forms;
   }
 
-  function fit(node, maxPx, minPx, forms) {
-    // Shows node's text whole: the largest size from maxPx down to minPx (>= MIN_PX) that fits its box,
-    // else the first of `forms` (default: the text shortened word by word) that fits at minPx.
-    // The box must bound the text (a max-height or a grid cell) for an overflow to be seen.
-    var low = Math.max(minPx || MIN_PX, MIN_PX);
-    var size = Math.max(maxPx, low);
-    var full = node.textContent;
-    if (full.length > MAX_CHARS) node.textContent = full.slice(0, MAX_CHARS - 1) + "…";
-    node.style.fontSize = size + "px";
-    while (overflows(node) && size > low) {
-      size = Math.max(size - 2, low);
-      node.style.fontSize = size + "px";
-    }
-    if (!overflows(node)) return true;
-    var candidates = forms || shortened(full);
-    for (var i = 0; i < candidates.length; i++) {
-      node.textContent = candidates[i];
-      if (!overflows(node)) {
-        if (!node.title) node.title = full;
+  function fitAll(jobs) {
+    // Shows each job's node text whole: the largest size from maxPx down to minPx (>= MIN_PX) that fits
+    // its box, else the first of its forms (default: the text shortened word by word) that fits at minPx.
+    // A box must bound its text (a max-height or a grid cell) for an overflow to be seen. All nodes are
+    // fitted together, a round at a time (all writes, then all reads), so the page is laid out once a
+    // round rather than once a try: a Pi redraws a crowded table in time.
+    // jobs: [{node, maxPx, minPx, forms}]
+    var pending = jobs.map(function (job) {
+      var full = job.node.textContent;
+      if (full.length > MAX_CHARS) job.node.textContent = full.slice(0, MAX_CHARS - 1) + "…";
+      var low = Math.max(job.minPx || MIN_PX, MIN_PX);
+      var state = { node: job.node, full: full, size: Math.max(job.maxPx, low), low: low, forms: job.forms, next: 0 };
+      job.node.style.fontSize = state.size + "px";
+      return state;
+    });
+    while (pending.length) {
+      pending = pending.filter(function (state) { return overflows(state.node); }); // reads
+      pending = pending.filter(function (state) { // writes
+        if (state.size > state.low) {
+          state.size = Math.max(state.size - 2, state.low);
+          state.node.style.fontSize = state.size + "px";
+          return true;
+        }
+        if (!state.forms) state.forms = shortened(state.full);
+        if (state.next >= state.forms.length) return false; // nothing shorter: left as it is
+        state.node.textContent = state.forms[state.next++];
+        if (!state.node.title) state.node.title = state.full;
         return true;
-      }
+      });
     }
-    return false;
+  }
+
+  function fit(node, maxPx, minPx, forms) {
+    // One node fitted as fitAll does; true when its text now fits.
+    fitAll([{ node: node, maxPx: maxPx, minPx: minPx, forms: forms }]);
+    return !overflows(node);
   }
 
   function keepWhatFits(box, list, items) {
@@ -139,7 +152,7 @@ var TableTV = (function () {
         panel.appendChild(el("strong", "plain-total", total(p)));
         main.appendChild(panel);
       });
-      Array.prototype.forEach.call(main.querySelectorAll(".plain-name"), function (n) { fit(n, 48, 24); });
+      fitAll(Array.prototype.map.call(main.querySelectorAll(".plain-name"), function (n) { return { node: n, maxPx: 48, minPx: 24 }; }));
     },
   };
 
@@ -175,9 +188,11 @@ var TableTV = (function () {
       row.appendChild(el("strong", "status-value", pair[1]));
       return row;
     }));
-    fit(prompt, 48, 28);
-    fit(document.getElementById("game-title"), 28, 20);
-    fit(document.getElementById("round"), 40, 24);
+    fitAll([
+      { node: prompt, maxPx: 48, minPx: 28 },
+      { node: document.getElementById("game-title"), maxPx: 28, minPx: 20 },
+      { node: document.getElementById("round"), maxPx: 40, minPx: 24 },
+    ]);
   }
 
   function faceName(die, face) {
@@ -307,7 +322,7 @@ var TableTV = (function () {
     final.appendChild(box);
     final.hidden = false;
     fit(box.querySelector(".final-title"), 72, 36);
-    Array.prototype.forEach.call(box.querySelectorAll(".final-name-text"), function (n) { fit(n, 48, 24); });
+    fitAll(Array.prototype.map.call(box.querySelectorAll(".final-name-text"), function (n) { return { node: n, maxPx: 48, minPx: 24 }; }));
   }
 
   function render(view) {
@@ -366,6 +381,6 @@ var TableTV = (function () {
 
   return {
     start: start, render: render, register: register, el: el, clear: clear, scoreParts: scoreParts, total: total,
-    fit: fit, shortened: shortened, overflows: overflows, MIN_PX: MIN_PX,
+    fit: fit, fitAll: fitAll, shortened: shortened, overflows: overflows, MIN_PX: MIN_PX,
   };
 })();

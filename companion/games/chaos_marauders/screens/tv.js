@@ -102,12 +102,13 @@
 
   function fitNames(main, seats) {
     var max = NAME_PX[seats] || TableTV.MIN_PX;
-    Array.prototype.forEach.call(main.querySelectorAll(".tile-name"), function (name) {
-      TableTV.fit(name, max, TableTV.MIN_PX, shortForms(name.textContent));
+    var jobs = Array.prototype.map.call(main.querySelectorAll(".tile-name"), function (name) {
+      return { node: name, maxPx: max, minPx: TableTV.MIN_PX, forms: shortForms(name.textContent) };
     });
     Array.prototype.forEach.call(main.querySelectorAll(".cm-name"), function (name) {
-      TableTV.fit(name, 34, TableTV.MIN_PX);
+      jobs.push({ node: name, maxPx: 34, minPx: TableTV.MIN_PX });
     });
+    TableTV.fitAll(jobs);
   }
 
   function candidateTile(title) {
