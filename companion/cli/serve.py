@@ -82,6 +82,38 @@ class ServerError(RuntimeError):
     """The server cannot listen where the settings ask (the port is taken, the address is not ours)."""
 
 
+def wasyncore_close_all(socket_map: dict[int, Any]) -> None:
+    from waitress import wasyncore
+
+    wasyncore.close_all(socket_map)
+
+
+def _one_request_server_class() -> type:
+    """waitress's TCP server answering one request per connection (``Connection: close``).
+
+    Why not keep-alive: a browser reuses an idle kept-alive socket for its next request, and a socket
+    whose path died silently (the TV's Wi-Fi re-associated, a phone moved between access points) swallows
+    that request until the browser gives up. The pages' watchdog and the phones' commands rely on a
+    fresh connection answering at once or failing at once; a new TCP connection on a LAN costs ~1 ms.
+    """
+    from waitress.channel import HTTPChannel
+    from waitress.server import TcpWSGIServer
+    from waitress.task import WSGITask
+
+    class OneRequestTask(WSGITask):  # type: ignore[misc]
+        def build_response_header(self) -> bytes:
+            self.set_close_on_finish()
+            return bytes(super().build_response_header())
+
+    class OneRequestChannel(HTTPChannel):  # type: ignore[misc]
+        task_class = OneRequestTask
+
+    class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
+        channel_class = OneRequestChannel
+
+    return OneRequestServer
+
+
 class _QuietDisconnects(logging.Filter):
     """A screen that closes its stream is normal: web.stream logs one debug line for it, so waitress's
     own INFO line per closed client is dropped (every other waitress record passes)."""
@@ -101,28 +133,37 @@ class Server:
     sleeps on its queue), so the pool is sized from the app's stream limit (``SSE_MAX_STREAMS``, whose
     excess streams are refused with 503) plus SPARE_THREADS for everything else: a full house of TVs
     never starves the phones' commands. Each SSE message is one chunk that waitress sends at once from
-    the app's thread (no output buffering since waitress 2), with Nagle's algorithm off.
+    the app's thread (no output buffering since waitress 2), with Nagle's algorithm off. Every
+    connection carries one request (see ``_one_request_server_class``).
     """
 
     def __init__(self, app: Any, host: str, port: int) -> None:
-        from waitress.server import create_server
+        from waitress.adjustments import Adjustments
+        from waitress.task import ThreadedTaskDispatcher
 
         self.app = app
         self._map: dict[int, Any] = {}
         self._stopping = threading.Event()
-        threads = int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS
+        adj = Adjustments(
+            host=host,
+            port=port,
+            threads=int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS,
+            max_request_body_size=MAX_BUFFERED_BODY,
+            ident="table-companion",
+        )
+        self._dispatcher = ThreadedTaskDispatcher()
+        self._dispatcher.set_thread_count(adj.threads)
+        server_class = _one_request_server_class()
         try:
-            self._server = create_server(
-                app,
-                map=self._map,
-                host=host,
-                port=port,
-                threads=threads,
-                max_request_body_size=MAX_BUFFERED_BODY,
-                ident="table-companion",
-            )
+            # One listening socket per address the host resolves to (as waitress's create_server).
+            self._servers = [
+                server_class(app, self._map, dispatcher=self._dispatcher, adj=adj, sockinfo=sockinfo)
+                for sockinfo in adj.listen
+            ]
         except OSError as exc:
+            wasyncore_close_all(self._map)
             raise ServerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        self._server = self._servers[0]
         logging.getLogger("waitress").addFilter(_QUIET)
         self._thread = threading.Thread(target=self._run, name="http", daemon=True)
 
@@ -145,7 +186,7 @@ class Server:
         # on the loop's own thread (waitress's run() only ends when its map is emptied under it).
         while not self._stopping.is_set():
             wasyncore.loop(timeout=0.2, map=self._map, use_poll=True, count=1)
-        self._server.task_dispatcher.shutdown(timeout=5)
+        self._dispatcher.shutdown(timeout=5)
         wasyncore.close_all(self._map)
 
     def stop(self) -> None:
@@ -157,8 +198,8 @@ class Server:
         self._stopping.set()
         if self._thread.is_alive():
             self._thread.join(timeout=10)
-        else:  # never started: only the listening socket to close
-            self._server.close()
+        else:  # never started: only the listening sockets to close
+            wasyncore_close_all(self._map)
 
 
 def lan_address() -> str:

@@ -68,6 +68,16 @@ def test_the_server_is_waitress_not_the_development_server(live):
     assert live.threads == 3 + serve.SPARE_THREADS
 
 
+def test_every_connection_carries_one_request(live):
+    """A browser must not park its next request on an idle socket whose path may have died."""
+    conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=5)
+    conn.request("GET", "/api/view")
+    response = conn.getresponse()
+    assert response.getheader("Connection") == "close"
+    response.read()
+    assert response.isclosed() and conn.sock is None
+
+
 def test_a_stream_through_the_server_gets_the_snapshot_then_each_update_at_once(live):
     stream = open_stream(live)
     assert stream.status == 200 and stream.getheader("Content-Type").startswith("text/event-stream")
