@@ -181,7 +181,8 @@ def measure(clients: int, events: int, seed: int) -> dict[str, Any]:
     setup = {"game": "chaos-marauders", "players": players}
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         settings = Settings(host="127.0.0.1", port=0, pin=PIN, db=Path(tmp) / "bench.sqlite3")
-        with Session(settings.db) as session, serving(settings, session) as server:
+        streams = {"SSE_MAX_STREAMS": max(clients, 24)}  # every client a TV, none refused
+        with Session(settings.db) as session, serving(settings, session, web=streams) as server:
             submitter = Submitter(server.port)
             readers = Clients(server.port, clients)
             submitter.post("new_game", setup)

@@ -14,7 +14,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -231,11 +231,14 @@ def open_session(settings: Settings) -> Any:
 
 
 @contextmanager
-def serving(settings: Settings, session: Any, table: Any = None) -> Iterator[Server]:
-    """The web app over ``session`` (and ``table``, for enrolment) served until the block ends."""
+def serving(
+    settings: Settings, session: Any, table: Any = None, web: Mapping[str, Any] | None = None
+) -> Iterator[Server]:
+    """The web app over ``session`` (and ``table``, for enrolment) served until the block ends;
+    ``web`` overrides app settings (the latency bench raises ``SSE_MAX_STREAMS`` to its client count)."""
     from web import create_app
 
-    app = create_app(settings.web_config(), session, table)
+    app = create_app({**settings.web_config(), **(web or {})}, session, table)
     server = Server(app, settings.host, settings.port)
     if not settings.public_url and settings.host in ("0.0.0.0", "", "::"):
         # The TV on the Pi opens 127.0.0.1, which a phone cannot reach: the QR code needs the LAN address.
