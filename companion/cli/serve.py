@@ -150,6 +150,9 @@ class Server:
             threads=int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS,
             max_request_body_size=MAX_BUFFERED_BODY,
             ident="table-companion",
+            # A socket error is a client gone mid-answer (a TV switched off while its stream was
+            # written): normal at a table, so no traceback; web.stream logs the stream's end.
+            log_socket_errors=False,
         )
         self._dispatcher = ThreadedTaskDispatcher()
         self._dispatcher.set_thread_count(adj.threads)
