@@ -151,7 +151,12 @@ def test_waters_of_life_heroes_against_squads_and_the_hive() -> None:
     assert "may not join" in refused(state, "add_card", player=0, card="marro-hive")
     assert "all Squads" in refused(state, "add_card", player=1, card="shiori")
     assert "no card yet" in refused(state, "army_ready", player=1)  # the Hive alone is not an army
-    state = act(state, "add_card", player=1, card="marro-stingers")
+    for card in ("marro-stingers", "marro-stingers", "marro-drudge", "marro-drudge", "marrden-nagrubs"):
+        state = act(state, "add_card", player=1, card=card)  # 250 points: the Hive is outside the 300
+    assert sum(CAT.card(u.card).points for u in state.sides[1].units) == 410
+    assert "stays in the army" in refused(state, "remove_card", player=1, unit="1:marro-hive")
+    state = act(state, "remove_card", player=1, unit="1:marro-stingers")
+    assert [u.card for u in state.sides[1].units if u.gift] == ["marro-hive"]
     assert act(state, "army_ready", player=1).sides[1].ready
 
 

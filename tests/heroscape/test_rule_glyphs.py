@@ -166,3 +166,9 @@ def test_ored_takes_a_random_marker_and_that_turn_is_lost() -> None:
         seats.append((state.turn.seat, state.turn.marker + 1))
         state = act(state, "end_turn", player=state.turn.seat)
     assert (1, 2) not in seats and (1, 3) in seats
+
+
+def test_a_figure_corrected_off_the_battlefield_no_longer_holds_its_glyph() -> None:
+    state = act(ann_turn("shiori"), "glyph", player=0, figure="0:shiori", glyph="thorian")
+    state = act(state, "correct_status", player=0, figure="0:shiori", status="destroyed")
+    assert state.glyphs[0].holder is None

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from companion.engine import SetupError
 from companion.games.heroscape.actions import PlaceMarkers
 from companion.games.heroscape.state import State
 
@@ -170,3 +173,8 @@ def test_the_basic_game_first_player_rolls_the_most_skulls_and_players_alternate
         state = GAME.apply(state, prompt.choices[0].action)[0]
         state = act(state, "end_turn", player=seat)
     assert seats == [1, 0, 1, 0]
+
+
+def test_the_basic_game_has_no_rounds_to_limit() -> None:
+    with pytest.raises(SetupError, match="no rounds"):
+        new("a-long-wait", rounds=5)

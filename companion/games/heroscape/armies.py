@@ -11,6 +11,7 @@ player who cannot afford any card left passes, and a pass completes that army.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from companion.engine import Event, PlayerId, Setup
 from companion.games.heroscape.catalog import ArmyCard, Catalog, Scenario
@@ -33,7 +34,8 @@ def build_units(cat: Catalog, cards: tuple[str, ...] | list[str]) -> tuple[Unit,
 
 
 def army_points(cat: Catalog, side: Side) -> int:
-    return sum(cat.card(u.card).points for u in side.units)
+    """The points that count against the army's limit (a scenario's gift does not)."""
+    return sum(cat.card(u.card).points for u in side.units if not u.gift)
 
 
 def card_problem(
@@ -93,8 +95,11 @@ def remove_card(cat: Catalog, state: State, seat: int, unit: UnitId, ev: list[Ev
     keep = [u for u in side.units if (u.card, u.copy) != (unit.card, unit.copy)]
     if len(keep) == len(side.units) or unit.seat != seat:
         fail(f"{who(state, seat)}'s army has no {unit.format()}")
+    if any(u.gift for u in side.units if (u.card, u.copy) == (unit.card, unit.copy)):
+        fail(f"{cat.card(unit.card).title} is the scenario's: it stays in the army")
     # Renumber the copies that remain, so the names stay 1, 2, ... as the cards lie.
-    units = build_units(cat, [u.card for u in keep])
+    renumbered = build_units(cat, [u.card for u in keep])
+    units = tuple(replace(fresh, gift=old.gift) for fresh, old in zip(renumbered, keep, strict=True))
     ev.append(
         Event("ArmyCardRemoved", f"{who(state, seat)} puts {cat.card(unit.card).title} back", {"seat": seat})
     )
@@ -190,11 +195,11 @@ def preset_sides(
     sides = []
     for seat in range(seats):
         cards = list(scenario.preset[seat]) if scenario.army == "preset" else []
-        if seat < len(scenario.gifts):
-            cards += list(scenario.gifts[seat])
         if survivors is not None and seat == 0:
             cards = [c for c in cards if c in survivors]
-        sides.append(Side(units=build_units(cat, cards), ready=scenario.army == "preset"))
+        units = build_units(cat, cards)
+        gifts = tuple(replace(u, gift=True) for u in build_units(cat, gifts_of(scenario, seat)))
+        sides.append(Side(units=units + gifts, ready=scenario.army == "preset"))
     return tuple(sides)
 
 
@@ -204,7 +209,7 @@ def gifts_of(scenario: Scenario, seat: int) -> tuple[str, ...]:
 
 def own_cards(state: State, scenario: Scenario, seat: int) -> list[str]:
     """The cards ``seat`` gathered itself (a scenario's gift, like Waters of Life's Hive, is not one)."""
-    return [u.card for u in state.sides[seat].units if u.card not in gifts_of(scenario, seat)]
+    return [u.card for u in state.sides[seat].units if not u.gift]
 
 
 def opening_rolloff(state: State, purpose: str) -> State:

@@ -170,6 +170,8 @@ class HeroScape(Game[State]):
         mode = "preset" if scenario.army == "preset" else army
         points = _whole(setup.option("points", 0), "points", 0, 5000)
         rounds_limit = _whole(setup.option("rounds", 0), "rounds", 0, 99)
+        if rounds_limit and scenario.basic:
+            raise SetupError(f"{scenario.title} is a Basic Game: players alternate turns, no rounds to limit")
         sets = _whole(setup.option("sets", 1), "sets", 1, 4)
         partial = setup.option("partial_credit", False)
         if not isinstance(partial, bool):
@@ -642,7 +644,11 @@ def _correct(cat: Catalog, state: State, a: CorrectWounds | CorrectStatus, ev: l
         return set_figure(state, fid, Figure(a.wounds, figure.status))
     status = "" if a.status == "alive" else a.status
     ev.append(Event("Corrected", f"Correction: {name} is {a.status}", {"figure": a.figure}))
-    return set_figure(state, fid, Figure(figure.wounds if status == "" else min(figure.wounds, life), status))
+    kept = figure.wounds if status == "" else min(figure.wounds, life)
+    state = set_figure(state, fid, Figure(kept, status))
+    if status:
+        state = glyphs.step_off(state, fid)  # off the battlefield, it stands on no glyph
+    return state
 
 
 def units_of_card(state: State, seat: int, card: str) -> list[Unit]:

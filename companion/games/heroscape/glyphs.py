@@ -71,7 +71,7 @@ def stop_on_glyph(
         fail(f"{glyph.title} is held by {known.holder}: one figure per glyph")
     name = figure_label(cat, state, fid)
     if cat.card(fid.unit.card).spaces == 1:
-        state = _step_off(state, fid)  # a one-space figure stands on one glyph at a time
+        state = step_off(state, fid)  # a one-space figure stands on one glyph at a time
     ev.append(
         Event(
             "GlyphFound",
@@ -90,7 +90,7 @@ def stop_on_glyph(
     return push(state, D20(seat, "glyph", glyph_id, threshold=glyph.fails_below))
 
 
-def _step_off(state: State, fid: FigureId) -> State:
+def step_off(state: State, fid: FigureId) -> State:
     """The glyphs ``fid`` stood on no longer hold it."""
     me = fid.format()
     return evolve(state, glyphs=tuple(replace(g, holder=None) if g.holder == me else g for g in state.glyphs))

@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.engine import Action, Event, Player, Roll, Setup
 from companion.games.heroscape.actions import Attack, LeavingEngagement, PlaceMarkers
+from companion.games.heroscape.armies import army_points
 from companion.games.heroscape.catalog import default_catalog
 from companion.games.heroscape.engine import HeroScape
 from companion.games.heroscape.ids import FigureId
@@ -114,9 +115,7 @@ def violations(
 def _army_problems(game: HeroScape, state: State, seat: int) -> list[str]:
     cat, out = game.catalog, []
     units = state.sides[seat].units
-    scenario = cat.scenario(state.scenario)
-    gifts = scenario.gifts[seat] if seat < len(scenario.gifts) else ()
-    points = sum(cat.card(u.card).points for u in units if u.card not in gifts)
+    points = army_points(cat, state.sides[seat])
     if state.limits[seat] and points > state.limits[seat]:
         out.append(f"seat {seat}'s army is {points} points over a limit of {state.limits[seat]}")
     counts = Counter(u.card for u in units)

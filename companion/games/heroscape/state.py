@@ -40,6 +40,8 @@ class Unit:
     figures: tuple[Figure, ...]
     negated: bool = False
     """The Negation Marker lies on it (Glyph of Nilrend): its special powers are off for the game."""
+    gift: bool = False
+    """The scenario gives it outside the army's points (Waters of Life: Player 2's Marro Hive)."""
 
     @property
     def alive(self) -> bool:
