@@ -239,3 +239,26 @@ def test_the_history_tells_every_change_and_the_page_fits_a_phone(browser, table
     assert wide == []
     page.screenshot(path=str(artifacts / "control-history.png"), full_page=True)
     context.close()
+
+
+def test_the_idols_rolls_are_entered_one_throw_of_the_cube_at_a_time(browser, table, artifacts):
+    from .test_tv_chaos_browser import idol_rolls
+
+    seat = idol_rolls(table)
+    page = phone(browser, table)
+    page.wait_for_function(
+        "document.getElementById('c-prompt').textContent.includes('the Idol! Roll the Cube 6 more times')",
+        timeout=TIMEOUT_MS,
+    )
+    rolls = page.locator("#c-rolls")
+    assert "6 dice" not in rolls.inner_text()  # one Cube, thrown six times
+    assert rolls.locator("button").all_inner_texts() == ["Orcish Eye", "Mark of Chaos"]
+    page.screenshot(path=str(artifacts / "control-idol.png"), full_page=True)
+    rolls.locator("button", has_text="Orcish Eye").click()
+    page.wait_for_function(
+        "document.getElementById('c-prompt').textContent.includes('Roll the Cube 5 more times')",
+        timeout=TIMEOUT_MS,
+    )
+    assert table.session is not None
+    assert table.session.history()[-1]["action"]["faces"] == ["eye"]
+    assert table.session.history()[-1]["action"]["player"] == seat

@@ -309,7 +309,9 @@ var TableControl = (function () {
     var promptBox = clear($("c-game-prompt"));
     var handled = game && renderer.prompt ? renderer.prompt(promptBox, game, prompt, ctx) : false;
     renderChoices(prompt, handled);
-    renderRolls(prompt);
+    // A game may draw its own dice entry (one die rolled again and again, not several at once).
+    var rollsDrawn = game && prompt && prompt.roll && renderer.rolls ? renderer.rolls(clear($("c-rolls")), game, prompt, ctx) : false;
+    if (!rollsDrawn) renderRolls(prompt);
     renderResult(game);
     var panel = clear($("c-game-panel"));
     if (game && renderer.panel) renderer.panel(panel, game, v, ctx);

@@ -252,7 +252,29 @@
     box.appendChild(details);
   }
 
+  // ------------------------------------------------------------------------------ Cube rolls
+
+  function cubeRolls(box, game, prompt, ctx) {
+    // There is one Cube: the Idol's six rolls, Dagromm's four, Odlugg's one per card are that Cube
+    // thrown again and again, so the phone asks for one throw at a time (the engine counts them),
+    // never for "6 dice" at once.
+    var roll = prompt.roll;
+    if (roll.count < 2) return false;
+    var seat = prompt.players[0];
+    var row = ctx.el("div", "rollrow");
+    row.appendChild(ctx.el("h3", null, "What " + ctx.playerName(seat) + "'s next throw of the Cube shows"));
+    roll.faces.filter(function (f, i) { return roll.faces.indexOf(f) === i; }).forEach(function (face) {
+      var b = ctx.el("button", "primary", ctx.faceName(roll.die, face));
+      b.type = "button";
+      b.onclick = function () { ctx.act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); };
+      row.appendChild(b);
+    });
+    box.appendChild(row);
+    return true;
+  }
+
   TableControl.register("chaos-marauders", {
+    rolls: cubeRolls,
     prompt: function (box, game, prompt, ctx) {
       if (!prompt) return false;
       if (prompt.kind === "draw" && !prompt.roll) return drawForm(box, game, prompt, ctx);
