@@ -172,3 +172,10 @@ def test_a_figure_corrected_off_the_battlefield_no_longer_holds_its_glyph() -> N
     state = act(ann_turn("shiori"), "glyph", player=0, figure="0:shiori", glyph="thorian")
     state = act(state, "correct_status", player=0, figure="0:shiori", status="destroyed")
     assert state.glyphs[0].holder is None
+
+
+def test_ored_may_take_no_marker() -> None:
+    """'you may remove one random Order Marker': the finder may decline."""
+    state = act(ann_turn("raelin"), "glyph", player=0, figure="0:raelin", glyph="ored")
+    state = act(d20(state, 0, 15), "decline", player=0)
+    assert state.stack == () and not any(any(side.removed) for side in state.sides)

@@ -283,3 +283,11 @@ def test_a_scoring_tie_is_shared() -> None:
     state = premade([["marro-stingers"], ["shiori"]], rounds=1)
     state = quiet_round(state)
     assert state.finished and state.winners == (0, 1) and "tie" in state.reason
+
+
+def test_rogue_hive_nobody_rolls_for_a_destroyed_hive() -> None:
+    state = premade(TWO, "rogue-hive", placement=(20, 1))
+    state = d20(d20(state, 0, 20), 1, 1)
+    state = act(state, "correct_status", player=0, figure="0:marro-hive", status="destroyed")
+    state = quiet_round(state)
+    assert state.round == 2 and state.phase == "markers" and state.hive_controller is None

@@ -495,7 +495,7 @@ def _answer(cat: Catalog, state: State, scenario: Scenario, ask: Ask, a: Action,
             fail("No marker was taken")
         return glyphs.marker_lost(state, seat, a.marker, ev)
     if isinstance(a, Decline):
-        if purpose in ("ored", "lose-marker", "wannok-wound", "rebirth", "flood", "siren", "siren-adjacent"):
+        if purpose in ("lose-marker", "wannok-wound", "rebirth", "flood", "siren", "siren-adjacent"):
             fail("This needs an answer")
         if purpose == "hive-mind" and state.turn is not None:
             state = evolve(state, turn=replace(state.turn, hive_mind_offered=True))

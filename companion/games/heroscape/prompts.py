@@ -225,11 +225,11 @@ def ask_choices(cat: Catalog, state: State, ask: Ask) -> list[Choice]:
             Choice(f"Negate {who(state, u.seat)}'s {unit_label(cat, state, u)}", Choose(seat, u.format()))
             for u in nilrend_targets(cat, state, ask.seat)
         ] + [decline]
-    if purpose == "ored":
+    if purpose == "ored":  # "you may remove": taking none is allowed
         return [
             Choice(f"{who(state, UnitId.parse(u).seat)}'s {_unit_name(cat, state, u)}", Choose(seat, u))
             for u in ored_targets(state, ask.seat)
-        ]
+        ] + [decline]
     if purpose == "wannok":
         return [
             Choice(f"{who(state, o)} wounds a figure", Choose(seat, str(o)))

@@ -40,7 +40,7 @@ def begin_round(cat: Catalog, state: State, scenario: Scenario, ev: list[Event])
     sides = tuple(Side(units=s.units, ready=s.ready, out=s.out, markers=None) for s in state.sides)
     state = evolve(state, sides=sides, turn=None, turn_index=0, order=(), initiative_rolls=())
     ev.append(Event("RoundStarted", f"Round {state.round} begins", {"round": state.round}))
-    if scenario.has("rogue-hive"):
+    if scenario.has("rogue-hive") and state.hive is not None and state.hive.alive:
         contenders = tuple(s for s in range(state.seats) if not state.sides[s].out)
         return evolve(state, phase="rolloff", rolloff=RollOff("hive", contenders))
     return evolve(state, phase="markers")
