@@ -27,15 +27,22 @@ class DetectorSettings:
     min_area: float = 0.0025
     """Smallest card outline as a fraction of the frame (a 1280 × 720 frame: 48 × 67 pixels)."""
     max_area: float = 0.25
+    hull_fill: float = 0.85
+    """The outline must fill this much of its convex hull (a hand over a card makes it fall short)."""
     fill: float = 0.9
-    """The outline must fill this much of its hull, and the four corners that much too."""
-    aspect: tuple[float, float] = (1.1, 2.0)
-    """Long side over short side, averaged over opposite sides (a card is 1.4; perspective varies it)."""
+    """The fitted quad's area must be within this ratio (either way) of the outline's."""
+    max_aspect: float = 2.0
+    """Longest long side over short side, averaged over opposite sides: a card is 1.4, perspective
+    makes it anything from nearly square to much longer."""
     outline_offset: float = 1.5
     refine_reach: float = 6.0
     """How far (full-frame pixels) either side of a coarse side its edge is looked for."""
     refine_samples: int = 12
     """Profiles sampled across each side."""
+    refine_strong: float = 0.3
+    """A step counts as an edge from this fraction of the side's strongest step."""
+    refine_passes: int = 2
+    """The second pass starts from the first's sides and finds the few it could not reach."""
     """The thickened edge's outer outline lies this far (in downscaled pixels) outside the card."""
 
 
@@ -44,8 +51,9 @@ def grey_of(frame: np.ndarray) -> np.ndarray:
 
 
 def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
-    """Edges of brightness and of the red–green opponent colour, on the downscaled frame: a green
-    border on a brown table is often as bright as the table, never of its colour."""
+    """Edges of brightness and of the two opponent colours (red–green, blue–yellow), on the
+    downscaled frame: a green border on a brown table is often as bright as the table, never of its
+    colour."""
     scale = settings.downscale
     small = (
         frame
@@ -55,8 +63,12 @@ def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
     if small.ndim == 2:
         channels = [small]
     else:
-        _blue, green, red = cv2.split(small)
-        channels = [cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), cv2.addWeighted(red, 0.5, green, -0.5, 128)]
+        blue, green, red = cv2.split(small)
+        channels = [
+            cv2.cvtColor(small, cv2.COLOR_BGR2GRAY),
+            cv2.addWeighted(red, 0.5, green, -0.5, 128),
+            cv2.addWeighted(blue, 0.5, cv2.addWeighted(red, 0.5, green, 0.5, 0), -0.5, 128),
+        ]
     edges = None
     for channel in channels:
         found = cv2.Canny(cv2.GaussianBlur(channel, (5, 5), 0), settings.canny_low, settings.canny_high)
@@ -71,27 +83,34 @@ def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     frame_area = edges.shape[0] * edges.shape[1]
     low, high = settings.min_area * frame_area, settings.max_area * frame_area
-    quads = []
+    shortest = 4 * np.sqrt(low)  # the perimeter of the smallest card, in outline pixels
+    coarse = []
     for contour in contours:
-        if len(contour) < 4:
+        if len(contour) < shortest:
             continue
         area = cv2.contourArea(contour)
         if not low <= area <= high:
             continue
         quad = quad_of(contour, area, settings)
         if quad is not None:
-            coarse = shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2
-            quads.append(refine(frame, refine(frame, coarse, settings), settings))
-    return quads
+            coarse.append(shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2)
+    if not coarse:
+        return []
+    quads = np.array(coarse, np.float32)
+    for _ in range(settings.refine_passes):
+        quads = refine(frame, quads, settings)
+    return list(quads)
 
 
 def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> np.ndarray | None:
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
-    if area < settings.fill * hull_area:
+    if area < settings.hull_fill * hull_area:
         return None
-    approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-    if len(approx) != 4:
+    # The four-sided polygon closest to the hull (by added area): its corners are near the card's
+    # even when the outline has a bump or a rounded corner that would mislead a vertex reduction.
+    approx = cv2.approxPolyN(hull, 4, epsilon_percentage=-1.0, ensure_convex=True)
+    if approx.size != 8:
         return None
     rough = clockwise(approx.reshape(4, 2).astype(np.float32))
     points = contour.reshape(-1, 2).astype(np.float32)
@@ -100,11 +119,17 @@ def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> np.
         return None
     if not settings.fill <= cv2.contourArea(quad) / area <= 2 - settings.fill:
         return None
+    if aspect_of(quad) > settings.max_aspect:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return quad if sides[0] + sides[2] <= sides[1] + sides[3] else np.roll(quad, -1, axis=0)
+
+
+def aspect_of(quad: np.ndarray) -> float:
+    """Long over short, each the mean of two opposite sides (1 for a square)."""
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     first, second = sides[0] + sides[2], sides[1] + sides[3]
-    if not settings.aspect[0] <= max(first, second) / max(1e-6, min(first, second)) <= settings.aspect[1]:
-        return None
-    return quad if first < second else np.roll(quad, -1, axis=0)
+    return float(max(first, second) / max(1e-6, min(first, second)))
 
 
 def fit_sides(points: np.ndarray, rough: np.ndarray, tolerance: float) -> np.ndarray | None:
@@ -137,63 +162,69 @@ def fit_sides(points: np.ndarray, rough: np.ndarray, tolerance: float) -> np.nda
     return np.array(corners, np.float32)
 
 
-def refine(frame: np.ndarray, quad: np.ndarray, settings: DetectorSettings) -> np.ndarray:
-    """The quad's sides moved onto the card's edge at full resolution: along each side, the colour
-    profile across it is sampled and the strongest step within ``reach`` pixels taken as the edge;
-    a line through those steps (the stray ones dropped) replaces the side. A side without a clear
-    edge keeps its coarse place."""
+def refine(frame: np.ndarray, quads: np.ndarray, settings: DetectorSettings) -> np.ndarray:
+    """The quads' sides (``quads`` is (N, 4, 2)) moved onto the card's edge at full resolution.
+
+    Along each side, the colour profile across it is sampled; the outermost strong step within
+    ``refine_reach`` pixels is the card's edge (the printed border's inner edge can be stronger, a
+    yellow border on a brown table, but it lies inside). A least-squares line through the clear
+    steps near the side's typical one replaces the side; a side without enough of them keeps its
+    place. All quads of a frame go through at once: this runs on every frame.
+    """
+    count = len(quads)
+    sides = 4 * count
     reach, step, samples = settings.refine_reach, 0.5, settings.refine_samples
     offsets = np.arange(-reach, reach + step / 2, step, dtype=np.float32)
     spots = np.linspace(0.15, 0.85, samples, dtype=np.float32)
-    starts, ends = quad, np.roll(quad, -1, axis=0)
+    starts = quads.reshape(sides, 2)
+    ends = np.roll(quads, -1, axis=1).reshape(sides, 2)
     lengths = np.linalg.norm(ends - starts, axis=1, keepdims=True)
     directions = (ends - starts) / np.maximum(lengths, 1e-6)
     normals = np.stack([directions[:, 1], -directions[:, 0]], axis=1)  # outward, corners clockwise
-    along = starts[:, None, :] + spots[None, :, None] * (ends - starts)[:, None, :]  # (4, S, 2)
-    grid = along[:, :, None, :] + offsets[None, None, :, None] * normals[:, None, None, :]  # (4, S, K, 2)
-    points = np.ascontiguousarray(grid.reshape(4 * samples, len(offsets), 2), dtype=np.float32)
+    along = starts[:, None, :] + spots[None, :, None] * (ends - starts)[:, None, :]  # (sides, S, 2)
+    grid = along[:, :, None, :] + offsets[None, None, :, None] * normals[:, None, None, :]
+    points = np.ascontiguousarray(grid.reshape(sides * samples, len(offsets), 2), dtype=np.float32)
     profiles = cv2.remap(frame, points, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    profiles = profiles.astype(np.float32).reshape(4 * samples, len(offsets), -1)
+    profiles = profiles.astype(np.float32).reshape(sides * samples, len(offsets), -1)
     profiles = (profiles[:, :-2] + 2 * profiles[:, 1:-1] + profiles[:, 2:]) / 4  # smooth: sensor noise
     steps = np.abs(profiles[:, 2:] - profiles[:, :-2]).sum(axis=2)  # colour change over 1 px
     centres = offsets[2:-2]
-    # The card's edge is the outermost strong step: the printed border's inner edge can be stronger
-    # (a yellow border on a brown table), but it lies inside.
     rising = np.zeros_like(steps, dtype=bool)
     rising[:, 1:-1] = (steps[:, 1:-1] >= steps[:, :-2]) & (steps[:, 1:-1] >= steps[:, 2:])
-    strong = rising & (steps >= 0.3 * steps.max(axis=1, keepdims=True))
+    strong = rising & (steps >= settings.refine_strong * steps.max(axis=1, keepdims=True))
     peak = steps.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
     rows = np.arange(len(peak))
-    strength = steps[rows, peak]
     inner = np.clip(peak, 1, steps.shape[1] - 2)
     left, centre, right = (steps[rows, inner + k] for k in (-1, 0, 1))
     curve = left - 2 * centre + right
-    nudge = np.where(np.abs(curve) > 1e-6, 0.5 * (left - right) / np.where(curve == 0, 1, curve), 0)
-    found = centres[inner] + np.clip(nudge, -0.5, 0.5) * step
-    found = found.reshape(4, samples)
-    strength = strength.reshape(4, samples)
-    # Per side, a least-squares line through the clear steps near the typical one (vectorised: this
-    # runs for every quad of every frame).
+    nudge = 0.5 * (left - right) / np.where(np.abs(curve) > 1e-6, curve, np.inf)  # parabola's top
+    found = (centres[inner] + np.clip(nudge, -0.5, 0.5) * step).reshape(sides, samples)
+    strength = steps[rows, peak].reshape(sides, samples)
     usable = strength > 0.5 * np.median(strength, axis=1, keepdims=True)
-    typical = np.sort(np.where(usable, found, np.inf), axis=1)[np.arange(4), usable.sum(axis=1) // 2]
+    typical = np.sort(np.where(usable, found, np.inf), axis=1)[np.arange(sides), usable.sum(axis=1) // 2]
     weight = (usable & (np.abs(found - typical[:, None]) <= 1.0)).astype(np.float32)
-    count, sum_t, sum_o = weight.sum(axis=1), weight @ spots, (weight * found).sum(axis=1)
+    total, sum_t, sum_o = weight.sum(axis=1), weight @ spots, (weight * found).sum(axis=1)
     sum_tt, sum_to = weight @ (spots * spots), (weight * found * spots[None]).sum(axis=1)
-    determinant = count * sum_tt - sum_t * sum_t
-    fitted = (count >= 3) & (determinant > 1e-6)
-    safe = np.where(fitted, determinant, 1)
-    slope = np.where(fitted, (count * sum_to - sum_t * sum_o) / safe, 0)
-    intercept = np.where(fitted, (sum_o - slope * sum_t) / np.maximum(count, 1), 0)
-    points = starts + intercept[:, None] * normals
-    directions = (ends + (intercept + slope)[:, None] * normals) - points
-    previous_points, previous_directions = np.roll(points, 1, axis=0), np.roll(directions, 1, axis=0)
-    cross = previous_directions[:, 0] * directions[:, 1] - previous_directions[:, 1] * directions[:, 0]
-    if np.abs(cross).min() < 1e-6:
-        return quad
-    gap = points - previous_points
-    t = (gap[:, 0] * directions[:, 1] - gap[:, 1] * directions[:, 0]) / cross
-    refined = (previous_points + t[:, None] * previous_directions).astype(np.float32)
-    return refined if np.abs(refined - quad).max() <= 2 * reach else quad
+    determinant = total * sum_tt - sum_t * sum_t
+    fitted = (total >= 3) & (determinant > 1e-6)
+    slope = np.where(fitted, (total * sum_to - sum_t * sum_o) / np.where(fitted, determinant, 1), 0)
+    intercept = np.where(fitted, (sum_o - slope * sum_t) / np.maximum(total, 1), 0)
+    line_points = (starts + intercept[:, None] * normals).reshape(count, 4, 2)
+    line_directions = (ends + (intercept + slope)[:, None] * normals).reshape(count, 4, 2) - line_points
+    previous_points = np.roll(line_points, 1, axis=1)
+    previous_directions = np.roll(line_directions, 1, axis=1)
+    cross = (
+        previous_directions[..., 0] * line_directions[..., 1]
+        - previous_directions[..., 1] * line_directions[..., 0]
+    )
+    gap = line_points - previous_points
+    t = (gap[..., 0] * line_directions[..., 1] - gap[..., 1] * line_directions[..., 0]) / np.where(
+        np.abs(cross) > 1e-6, cross, np.inf
+    )
+    refined = (previous_points + t[..., None] * previous_directions).astype(np.float32)
+    # A quad whose corner would jump further than the search reached keeps its coarse corners.
+    sound = (np.abs(cross) > 1e-6).all(axis=1) & (np.abs(refined - quads).max(axis=(1, 2)) <= 2 * reach)
+    return np.where(sound[:, None, None], refined, quads)
 
 
 def clockwise(quad: np.ndarray) -> np.ndarray:

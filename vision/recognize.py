@@ -34,6 +34,8 @@ class RecognizerSettings:
     """Least normalised cross-correlation with the named card's face."""
     min_margin: float = 0.12
     """Least lead of the named card over the best other card."""
+    square_below: float = 1.2
+    """A quad whose long sides are less than this many times its short ones is read both ways."""
     detector: detect.DetectorSettings = field(default_factory=detect.DetectorSettings)
 
 
@@ -81,11 +83,20 @@ class Recognizer:
         return detections
 
     def identify(self, frame: np.ndarray, quad: np.ndarray) -> Detection | None:
-        """The card whose face lies in ``quad`` (short side first), or None when not sure."""
-        descriptor = identify.descriptor_from_quad(frame, quad)
-        both = np.stack([descriptor, identify.upside_down(descriptor)]) - self._mean
-        scores = self._matrix @ unit_rows(both).T  # (cards, 2): upright, upside down
-        best_turn = scores.argmax(axis=1)  # per card: upright (0) or upside down (1)
+        """The card whose face lies in ``quad`` (short side first), or None when not sure.
+
+        Upright and upside down are always tried; a quad nearly square in the frame (a card seen
+        at a slant) is tried on its other side too, since its short side may be the card's long one.
+        """
+        starts = [quad]
+        if detect.aspect_of(quad) < self.settings.square_below:
+            starts.append(np.roll(quad, -1, axis=0))
+        descriptors = []
+        for start in starts:
+            descriptor = identify.descriptor_from_quad(frame, start)
+            descriptors += [descriptor, identify.upside_down(descriptor)]
+        scores = self._matrix @ unit_rows(np.stack(descriptors) - self._mean).T  # (cards, 2 or 4 turns)
+        best_turn = scores.argmax(axis=1)
         per_card = scores.max(axis=1)
         order = np.argsort(per_card)[::-1]
         best = int(order[0])
@@ -94,6 +105,7 @@ class Recognizer:
         margin = score - runner_up
         if score < self.settings.min_score or margin < self.settings.min_margin:
             return None
-        corners = quad if best_turn[best] == 0 else np.roll(quad, 2, axis=0)
+        turn = int(best_turn[best])
+        corners = np.roll(starts[turn // 2], 2 * (turn % 2), axis=0)
         confidence = min(1.0, score) * min(1.0, margin / (2 * self.settings.min_margin))
         return Detection(self.references.cards[best], corners.astype(np.float32), round(confidence, 4))
