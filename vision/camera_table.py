@@ -15,14 +15,17 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
+from companion.settings import CameraSettings
 from vision.capture import Frame
 from vision.mat import render_mat
 from vision.synth import SKIN_TONES, paste_face
-from vision.zones import MatLayout
+from vision.zones import MatLayout, load_layout, zone_name
 
 NOISY_COPIES = 3
 """Differently noisy copies of each drawn table, cycled so no two frames in a row are identical."""
@@ -62,8 +65,11 @@ class RenderedTable:
         """Mat millimetres → frame pixels, and the frame's (width, height)."""
         self._empty: np.ndarray | None = None
         self._drawn: list[np.ndarray] = []
+        self._noise: list[np.ndarray] = []
         self._frame_count = 0
         self._gain = self._lighting()
+        some_face = next(iter(self._faces.values()), np.zeros((350, 250, 3), np.uint8))
+        self._back = card_back(some_face.shape[1::-1])
 
     # ------------------------------------------------------------------------------- the players
 
@@ -139,16 +145,20 @@ class RenderedTable:
         frame = self._empty.copy()
         piles = {z.name for z in self.layout.zones if len(z.slots) == 1}
         tops = {laid.zone: laid for laid in self._cards if laid.zone in piles}
-        for laid in self._cards:  # a squared pile shows only its top card
+        for laid in self._cards:
+            face = self._faces[laid.card]
             if laid.zone in piles and tops[laid.zone] is not laid:
-                continue
-            paste_face(frame, self._faces[laid.card], self.corners_in_frame(laid).astype(np.float32))
-        lit = frame.astype(np.float32) * self._gain
-        noise = np.random.default_rng(self._rng.randrange(1 << 30))
-        return [
-            np.clip(lit + noise.normal(0, 3.0, lit.shape).astype(np.float32), 0, 255).astype(np.uint8)
-            for _ in range(NOISY_COPIES)
-        ]
+                # Under the card last laid, a pile shows card backs: a card uncovered again would be
+                # a new sighting the table cannot tell from a card just laid (docs/vision.md).
+                face = self._back if self._back.shape == face.shape else card_back(face.shape[1::-1])
+            paste_face(frame, face, self.corners_in_frame(laid).astype(np.float32))
+        lit = (frame.astype(np.float32) * self._gain).clip(0, 255).astype(np.int16)
+        if not self._noise:  # sensor noise, drawn once: adding it is cheap, drawing it is not
+            for _ in range(NOISY_COPIES):
+                noise = np.empty(lit.shape, np.int16)
+                cv2.randn(noise, 0, 3)
+                self._noise.append(noise)
+        return [cv2.add(lit, noise).clip(0, 255).astype(np.uint8) for noise in self._noise]
 
     def _empty_table(self) -> np.ndarray:
         """Dark wood around the printed mat, seen through the camera's homography."""
@@ -243,3 +253,142 @@ class RenderedSource:
 
     def close(self) -> None:
         self._closed.set()
+
+
+def card_back(size: tuple[int, int]) -> np.ndarray:
+    """The back every card shares: nothing the recognizer can name."""
+    width, height = size
+    back = np.full((height, width, 3), (35, 35, 120), np.uint8)
+    cv2.rectangle(back, (8, 8), (width - 9, height - 9), (40, 160, 200), 3)
+    cv2.circle(back, (width // 2, height // 2), min(width, height) // 4, (40, 160, 200), 3)
+    return back
+
+
+# --------------------------------------------------------------------------------- the demo's camera
+
+DEMO_SETTLE_FRAMES, DEMO_GONE_FRAMES = 3, 4
+"""The demo's stability window: its hands move briskly and its rendered camera never shakes."""
+SETTLE_TIMEOUT_S = 3.0
+"""How long a demo hand waits for the camera to report a card it laid or lifted before moving on."""
+
+
+class MatDevice:
+    """A ``companion.bundle.TableDevice`` for ``companion demo --camera``: a tag laid on a reader the
+    camera now watches becomes that card's face laid in the reader's zone of the rendered mat (and
+    lifting it takes the face away); dice and buttons stay on the virtual device. Each card move
+    waits, bounded, until the camera has reported it, as a player waits for the TV."""
+
+    def __init__(
+        self,
+        device: Any,
+        table: RenderedTable,
+        zones: Mapping[int, str],
+        cards: Mapping[str, str],
+        lying: Callable[[], list[Any]],
+        timeout: float = SETTLE_TIMEOUT_S,
+    ) -> None:
+        self._device = device
+        self._table = table
+        self._zones = dict(zones)
+        self._cards = dict(cards)
+        self._lying = lying
+        self._timeout = timeout
+        self._pause = threading.Event()  # never set: a bounded poll of the watcher
+
+    def put_tag(self, reader: int, uid: str) -> None:
+        zone = self._zones.get(reader)
+        if zone is None:
+            self._device.put_tag(reader, uid)
+            return
+        card = self._cards[uid]
+        before = self._count(zone, card)
+        self._table.place(zone, card)
+        self._wait(lambda: self._count(zone, card) > before)
+
+    def remove_tag(self, reader: int, uid: str | None = None) -> None:
+        zone = self._zones.get(reader)
+        if zone is None:
+            self._device.remove_tag(reader, uid)
+            return
+        cards = (
+            [self._cards[uid]] if uid is not None else [c.card for c in self._table.cards() if c.zone == zone]
+        )
+        for card in cards:
+            self._lift(zone, card)
+
+    def _lift(self, zone: str, card: str) -> None:
+        before = self._count(zone, card)
+        if self._table.remove(zone, card):
+            self._wait(lambda: self._count(zone, card) < before)
+
+    def roll(self, die: int, face: int | None = None) -> int:
+        return int(self._device.roll(die, face))
+
+    def press(self, button: int) -> None:
+        self._device.press(button)
+
+    def release(self, button: int) -> None:
+        self._device.release(button)
+
+    def _count(self, zone: str, card: str) -> int:
+        return sum(1 for track in self._lying() if track.zone == zone and track.card == card)
+
+    def _wait(self, done: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + self._timeout
+        while not done() and time.monotonic() < deadline:
+            self._pause.wait(0.02)
+
+
+class CameraDemo:
+    """Everything ``companion demo --camera`` adds: the game's mat for the demo's seats, rendered
+    faces of every card (enrolled into ``folder``), the rendered table and its frame source."""
+
+    def __init__(
+        self,
+        game: str,
+        seats: int,
+        tags: Mapping[str, str],
+        rng: random.Random,
+        folder: Path,
+        fps: float = 8.0,
+    ) -> None:
+        from vision.references import ReferenceSet
+        from vision.synth import card_faces
+
+        self.layout = load_layout(game, seats)  # LayoutError: no mat for this game or seat count
+        faces = card_faces(sorted(set(tags.values())), rng)
+        self.references = folder / f"{game}-references.npz"
+        ReferenceSet.from_faces(faces).save(self.references)
+        self._tags = dict(tags)
+        self.table = RenderedTable(self.layout, {face.card: face.image for face in faces}, rng)
+        self.source = RenderedSource(self.table, fps)
+        self.zones: dict[int, str] = {}
+        """Reader → mat zone, for the readers the camera replaces."""
+
+    def table_section(self, section: Mapping[str, Any]) -> dict[str, Any]:
+        """The demo's ``[table]`` settings with every reader whose zone is on the mat turned into that
+        camera zone (the zone's name from its kind, player and line); other readers stay readers."""
+        names = {zone.name for zone in self.layout.zones}
+        readers = []
+        for entry in section.get("readers", ()):
+            name = zone_name(entry["zone"], entry.get("player"), entry.get("line"))
+            if "reader" in entry and name in names and entry.get("slot") is None:
+                self.zones[int(entry["reader"])] = name
+                entry = {**{k: v for k, v in entry.items() if k != "reader"}, "camera": name}
+            readers.append(entry)
+        return {**section, "readers": readers}
+
+    def settings(self) -> CameraSettings:
+        """The ``[camera]`` settings of the demo: quick to settle, the frames paced at ``fps``."""
+        return CameraSettings(
+            source=self.source.spec,
+            players=self.layout.players,
+            references=self.references,
+            settle_frames=DEMO_SETTLE_FRAMES,
+            gone_frames=DEMO_GONE_FRAMES,
+        )
+
+    def device(self, inner: Any, camera: Any) -> MatDevice:
+        """The hands' device: card moves on the mat (waiting for ``camera``), the rest on ``inner``."""
+        lying = camera.watcher.lying if camera is not None else list
+        return MatDevice(inner, self.table, self.zones, self._tags, lying)

@@ -141,6 +141,8 @@ class CameraService:
         while not self._stop.is_set():
             frame = self.source.read()
             if frame is None:
+                if self._stop.is_set():
+                    return
                 if self.source.finished:
                     self._set_state("ended")
                     return

@@ -9,7 +9,10 @@ the simulated table simply reads the new position at its next step.
 By default the players' hands act on a virtual table device (``firmware_bridge.virtual``) over a real
 pseudo-terminal, through the same serial link, table and wiring as ``companion serve``: cards are
 tags laid on readers, rolls come from electronic dice, presses from buttons (the game's kit says how).
-``--no-device`` submits every action straight to the session instead.
+``--no-device`` submits every action straight to the session instead. ``--camera`` lays the cards
+on a rendered calibration mat instead of on readers: a simulated camera films it, and the camera
+service (recognizer, watcher) hands what it sees to the same table (dice and buttons stay on the
+device).
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, help="random seed, for a repeatable game")
     parser.add_argument(
         "--no-device", action="store_true", help="submit actions directly, without the virtual table device"
+    )
+    parser.add_argument(
+        "--camera", action="store_true", help="cards on a rendered mat read by the camera, not on readers"
     )
     parser.set_defaults(func=run)
 
@@ -196,6 +202,13 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= seats <= len(kit.players):
             print(f"companion demo: {bundle.title}'s demo seats 1 to {len(kit.players)}", file=sys.stderr)
             return 2
+        camera = None
+        if args.camera:
+            try:
+                camera = _camera_demo(bundle.name, seats, kit, rng, Path(tmp), args.no_device)
+            except ValueError as exc:  # no mat for this game or seat count, or --no-device
+                print(f"companion demo: {exc}", file=sys.stderr)
+                return 2
         configure_logging(settings.log_level)
         settings = settings.with_overrides(game=bundle.name)
         with stop_on_signal() as stop:
@@ -207,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
                         table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), seats=seats)
                         play(table, STEP_SECONDS / args.speed, stop)
                 else:
-                    _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop)
+                    _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop, camera)
             finally:
                 session.stop()
     return 0
@@ -222,8 +235,10 @@ def _run_with_device(
     seats: int,
     speed: float,
     stop: threading.Event,
+    camera: Any | None = None,
 ) -> None:
-    """The virtual device on a pty, wired like ``companion serve`` wires a real one."""
+    """The virtual device on a pty, wired like ``companion serve`` wires a real one; with ``camera``
+    (a ``vision.camera_table.CameraDemo``) the cards lie on its rendered mat instead of on readers."""
     from firmware_bridge.virtual import VirtualSettings, VirtualTable
 
     layout = kit.layout(seats)
@@ -238,21 +253,37 @@ def _run_with_device(
     )
     port = device.start()
     try:
+        section = dict(layout.table) if camera is None else camera.table_section(layout.table)
         wired_settings = settings.with_overrides(
-            serial_port=port, extra={**settings.extra, "table": dict(layout.table)}
+            serial_port=port,
+            extra={**settings.extra, "table": section},
+            camera=None if camera is None else camera.settings(),
         )
         with (
-            adapters(wired_settings, session) as wired,
+            adapters(wired_settings, session, camera.source if camera else None) as wired,
             serving(wired_settings, session, wired.table) as server,
         ):
             print_banner(settings, server.port)
             enrol_tags(settings.db, bundle.name, kit.tags())
             dice = Dice.load()
-            hands = kit.hands(SessionTable(session, dice, _device_dice(wired.link, stop)), device)
+            hands_on = device if camera is None else camera.device(device, wired.camera)
+            hands = kit.hands(SessionTable(session, dice, _device_dice(wired.link, stop)), hands_on)
             table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng, dice), hands, seats=seats)
             play(table, STEP_SECONDS / speed, stop)
     finally:
         device.stop()
+
+
+def _camera_demo(
+    game: str, seats: int, kit: DemoKit, rng: random.Random, folder: Path, no_device: bool
+) -> Any:
+    """The rendered mat, faces and frames of ``demo --camera`` (``vision.camera_table.CameraDemo``)."""
+    from vision.camera_table import CameraDemo
+
+    if no_device:
+        raise ValueError("--camera plays on the simulated table: leave out --no-device")
+    print("companion demo: rendering and enrolling the card faces for the camera...", file=sys.stderr)
+    return CameraDemo(game, seats, kit.tags(), random.Random(rng.random()), folder)
 
 
 def enrol_tags(db: Path, game: str, tags: Mapping[str, str]) -> None:
