@@ -365,3 +365,13 @@ def test_a_destroyed_figure_is_out_of_play_and_cannot_attack() -> None:
     state = roll_asked(state, 1)
     assert not alive(state, "0:shiori")
     assert "cannot attack" in refused(state, "attack", player=0, attacker="0:shiori", defender="1:tor-kul-na")
+
+
+def test_the_basic_game_ignores_thorian_speed() -> None:
+    """The Basic Game uses the cards' Basic side: no special powers, so Drake is attacked from range."""
+    state = new("a-long-wait")
+    state = act(state, "roll", player=0, die="combat", faces=["blank"] * 6)
+    state = act(state, "roll", player=1, die="combat", faces=["skull"] * 6)
+    state = act(state, "choose_card", player=1, unit="1:marro-stingers")
+    attack = dict(player=1, attacker="1:marro-stingers/1", defender="0:sgt-drake-alexander")
+    assert declared(state, **attack) == (3, 4)

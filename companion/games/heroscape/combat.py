@@ -182,6 +182,8 @@ def declarable(cat: Catalog, state: State, attacker: FigureId | None, defender: 
 
 def adjacency_required(cat: Catalog, state: State, defender: FigureId) -> bool:
     """Normal attacks on ``defender`` must come from an adjacent figure (Thorian Speed, Glyph of Thorian)."""
+    if state.basic:
+        return False  # the Basic Game has neither special powers nor glyphs
     unit = state.unit(defender.unit)
     return (unit is not None and power_active(cat, unit, "thorian-speed")) or thorian_holder(
         state, defender.seat
