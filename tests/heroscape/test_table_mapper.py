@@ -3,11 +3,17 @@ reader (drafted, gathered, put back), the next button, and readings that must ch
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from companion.bundle import Act, LivePosition, Note, Zone
+from companion.demo_player import DemoBrain
 from companion.engine import PlayerId
 from companion.games import find_bundle
+from companion.games.heroscape.demo import HeroScapeDemo
 from companion.games.heroscape.state import State
 from companion.games.heroscape.table import HeroScapeMapper
 from companion.games.heroscape.zones import ARMY
@@ -167,3 +173,32 @@ def test_the_next_button_never_answers_a_roll_or_a_finished_game() -> None:
     over = LivePosition(9, "finished", GAME, state, setup("custom"))
     assert isinstance(MAPPER.next_action(over), Note)
     assert isinstance(MAPPER.shout(PlayerId(0), position(state)), Note)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 30), premade=st.booleans(), players=st.integers(2, 3))
+def test_a_card_the_mapper_lets_through_is_one_the_engine_takes(
+    seed: int, steps: int, premade: bool, players: int
+) -> None:
+    """Over positions the demo players reach while armies are gathered: every tag on every army reader
+    becomes an act the engine accepts, or a notice for a card the engine would refuse there."""
+    options = {"army": "premade" if premade else "draft"}
+    table_setup = setup("deadly-wall-of-water", players, **options)
+    state = GAME.new_game(table_setup)
+    rng = random.Random(seed)
+    brain = DemoBrain(HeroScapeDemo(rng), rng)
+    for _ in range(steps):
+        action = brain.next_action(LivePosition(1, "playing", GAME, state, table_setup))
+        if action is None or state.phase not in ("rolloff", "draft", "army"):
+            break
+        state, _ = GAME.apply(state, action)
+    live = LivePosition(2, "playing", GAME, state, table_setup)
+    for seat in range(players):
+        for card in MAPPER.card_ids():
+            translation = MAPPER.placed(Zone(seat, ARMY, PlayerId(seat)), card, live, None)
+            add = GAME.parse_action({"kind": "add_card", "player": seat, "card": card})
+            if isinstance(translation, Act):
+                assert GAME.is_legal(state, GAME.parse_action(dict(translation.payload))), translation
+            elif state.phase in ("draft", "army") and not state.sides[seat].ready:
+                assert isinstance(translation, Note) and translation.text
+                assert not GAME.is_legal(state, add), (card, seat, translation)
