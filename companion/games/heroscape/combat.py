@@ -47,6 +47,10 @@ HEIGHT_BONUS = {
     "defender-major": (0, 2),
 }
 """Extra dice (attacker, defender) for a declared height advantage (rulebook, Height Advantage)."""
+MAJOR_FALL, MAJOR_FALL_DICE = 10, 3
+EXTREME_FALL, EXTREME_FALL_SURVIVES = 20, 19
+"""Falling: a drop 10 levels more than the figure's height rolls three dice; 20 more, the d20, and the
+figure survives on 19 or 20."""
 ADJACENT = "adjacent"
 AURA = "aura"
 TERRAIN_ATTACKER = "swamp-water-attacker"
@@ -354,10 +358,10 @@ def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: 
         fail(f"{name} flies: no falling damage")
     if levels < card.height:
         fail(f"A drop of {levels} is less than {name}'s height of {card.height}: no fall")
-    if levels >= card.height + 20:
+    if levels >= card.height + EXTREME_FALL:
         ev.append(Event("Fell", f"{name} falls {levels} levels: an extreme fall, roll the d20", {}))
-        return push(state, D20(seat, "extreme-fall", target=fid.format(), threshold=19))
-    dice = 3 if levels >= card.height + 10 else 1
+        return push(state, D20(seat, "extreme-fall", target=fid.format(), threshold=EXTREME_FALL_SURVIVES))
+    dice = MAJOR_FALL_DICE if levels >= card.height + MAJOR_FALL else 1
     kind = "major" if dice == 3 else ""
     ev.append(
         Event(

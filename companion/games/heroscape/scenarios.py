@@ -21,6 +21,10 @@ SIMULTANEOUS = ("flood", "siren")
 of Water: 'If both players lose their last figure at the same time, then neither player wins')."""
 FLOOD_CHANCE = ((3, 4), (4, 8), (5, 10))
 """(from round, floods on this or lower) for the Deadly Wall of Water (rulebook: 1-4, 1-8, then 1-10)."""
+DRINK_WOUNDS_ON = 1
+DRINK_HEALS_TWO_FROM = 18
+"""Waters of Life: 'If a 1 is rolled, the Unique Hero receives one wound. If a 2-17 is rolled, the Unique
+Hero removes one wound. If an 18-20 is rolled, the Unique Hero removes two wounds.'"""
 PROTECT_THE_WATERS_KILLS = 6
 """Protect the Waters: 'Player 1 wins immediately if he destroys six figures in Player 2's Army'."""
 
@@ -197,11 +201,11 @@ def drink_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Eve
     state = pop(state)
     fid = FigureId.parse(step.target)
     name = figure_label(cat, state, fid)
-    if value == 1:
-        ev.append(Event("DrankBadly", f"{name} drinks from the Waters of Life: 1, a wound", {}))
+    if value <= DRINK_WOUNDS_ON:
+        ev.append(Event("DrankBadly", f"{name} drinks from the Waters of Life: {value}, a wound", {}))
         state, _ = wound(cat, state, fid, 1, None, ev)
         return state
-    amount = 2 if value >= 18 else 1
+    amount = 2 if value >= DRINK_HEALS_TWO_FROM else 1
     ev.append(Event("Drank", f"{name} drinks from the Waters of Life: {value}", {}))
     return heal(cat, state, fid, amount, ev)
 
