@@ -235,8 +235,14 @@ class VirtualTable:
             self._unplug()
 
     def replug(self) -> None:
-        """Plug back in: a new pty behind the same stable path; the device says hello again."""
+        """Plug back in: a new pty behind the same stable path; the device says hello again.
+
+        A no-op while plugged in (two overlapping unplug windows): a second pty would leave the first
+        one's master open, so a host still reading it would wait forever for a device that moved on.
+        """
         with self._lock:
+            if self._master is not None:
+                return
             self._plug()
             self._device.link_dropped()
 

@@ -40,6 +40,28 @@ def test_stable_path_survives_replug_on_a_new_pty(tmp_path) -> None:
         table.stop()
 
 
+def test_overlapping_unplugs_plug_back_in_once(tmp_path) -> None:
+    """Two unplug windows that overlap (a fast bench) end with one pty: the host that opened it after
+    the first replug must see it fail on the next unplug, not hold a pty nobody writes to any more."""
+    table = VirtualTable(link_dir=tmp_path)
+    path = table.start()
+    try:
+        table.unplug()
+        table.unplug()
+        table.replug()
+        host = serial.Serial(path, timeout=0.05)
+        pts = table.pts
+        table.replug()  # the second window's end: already plugged in
+        assert table.pts == pts and os.path.realpath(path) == pts
+        table.unplug()
+        with pytest.raises(serial.SerialException):
+            for _ in range(100):  # bounded by the read timeout: the closed pty fails the read
+                host.read(1)
+        host.close()
+    finally:
+        table.stop()
+
+
 def test_speaks_hello_state_and_events_to_a_plain_serial_port() -> None:
     with VirtualTable(VirtualSettings(heartbeat_ms=10_000, seed=1)) as table:
         table.put_tag(1, "01020304")
