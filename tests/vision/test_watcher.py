@@ -1,0 +1,176 @@
+"""The watcher's stability window: settled cards only, no flicker from hands, removals after M frames,
+and the camera service placing recognised cards in the mat's zones (a scripted recognizer)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.observations import CardGone, CardSighted
+from vision.camera_table import RenderedSource, RenderedTable
+from vision.capture import FolderSource, Frame
+from vision.mat import MatFinder, play_area
+from vision.service import CameraService
+from vision.synth import card_faces
+from vision.watcher import CardWatcher, Sighting, WatcherSettings
+from vision.zones import load_layout
+
+SETTLE, GONE = 3, 4
+
+
+def boss(zone: str = "p0-line0", x: float = 100.0) -> Sighting:
+    return Sighting(zone, "boss", 0.9, (x, 100.0))
+
+
+def feed(watcher: CardWatcher, frames: list[list[Sighting]]) -> list[list[CardSighted | CardGone]]:
+    return [watcher.update(sightings, at=float(i)) for i, sightings in enumerate(frames)]
+
+
+@pytest.fixture
+def watcher() -> CardWatcher:
+    return CardWatcher(WatcherSettings(settle_frames=SETTLE, gone_frames=GONE))
+
+
+def test_a_card_is_reported_once_after_lying_still_for_n_frames(watcher):
+    out = feed(watcher, [[boss()]] * 6)
+    assert out[:2] == [[], []]
+    [sighted] = out[2]
+    assert (sighted.zone, sighted.card, sighted.confidence, sighted.at) == ("p0-line0", "boss", 0.9, 2.0)
+    assert out[3:] == [[], [], []]  # still lying there: nothing new
+
+
+def test_a_hand_over_a_card_for_fewer_than_m_frames_is_no_removal(watcher):
+    out = feed(watcher, [[boss()]] * 3 + [[]] * (GONE - 1) + [[boss()]] * 5)
+    assert [type(o) for frame in out for o in frame] == [CardSighted]
+
+
+def test_a_card_missing_for_m_frames_is_gone_with_its_track(watcher):
+    out = feed(watcher, [[boss()]] * 3 + [[]] * GONE)
+    sighted, gone = [o for frame in out for o in frame]
+    assert isinstance(gone, CardGone) and (gone.zone, gone.card, gone.track) == (
+        "p0-line0",
+        "boss",
+        sighted.track,
+    )
+    assert gone.at == 3.0 + GONE - 1
+
+
+def test_a_card_slid_across_a_zone_is_reported_only_where_it_stays(watcher):
+    frames = [[boss("p0-line0")]] * (SETTLE - 1) + [[boss("p0-line1")]] * SETTLE
+    reported = [o for frame in feed(watcher, frames) for o in frame]
+    assert [(o.zone, type(o)) for o in reported] == [("p0-line1", CardSighted)]
+
+
+def test_settling_must_be_in_a_row(watcher):
+    frames = [[boss()]] * (SETTLE - 1) + [[]] + [[boss()]] * (SETTLE - 1)
+    assert all(frame == [] for frame in feed(watcher, frames))
+    assert watcher.update([boss()], 99.0)  # the SETTLE-th frame in a row
+
+
+def test_two_copies_in_one_zone_are_two_tracks(watcher):
+    two = [boss(x=100.0), boss(x=180.0)]
+    reported = [o for frame in feed(watcher, [two] * SETTLE) for o in frame]
+    assert len(reported) == 2 and reported[0].track != reported[1].track
+
+
+def test_a_card_nudged_a_little_is_the_same_card(watcher):
+    frames = [[boss(x=100.0 + 4 * i)] for i in range(8)]  # 4 mm a frame: within match_mm
+    assert len([o for frame in feed(watcher, frames) for o in frame]) == 1
+
+
+def test_the_settings_refuse_windows_below_one_frame():
+    with pytest.raises(ValueError, match="at least 1"):
+        WatcherSettings(settle_frames=0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=60))
+def test_a_card_seen_on_and_off_alternates_sighted_and_gone(presence):
+    """Whatever the pattern: sightings and removals alternate, a sighting follows SETTLE frames in a
+    row, a removal GONE frames missing in a row."""
+    watcher = CardWatcher(WatcherSettings(SETTLE, GONE))
+    run_seen = run_missed = 0
+    lying = False
+    for i, present in enumerate(presence):
+        run_seen, run_missed = (run_seen + 1, 0) if present else (0, run_missed + 1)
+        out = watcher.update([boss()] if present else [], float(i))
+        if out:
+            [observation] = out
+            if isinstance(observation, CardSighted):
+                assert not lying and run_seen >= SETTLE
+                lying = True
+            else:
+                assert lying and run_missed == GONE
+                lying = False
+        else:
+            assert not (not lying and run_seen >= SETTLE)
+            assert not (lying and run_missed >= GONE)
+
+
+# ----------------------------------------------------------------------- the service, scripted
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A recognizer's detection as ``vision.recognize.Detection`` has it: card, confidence, centre."""
+
+    card: str
+    confidence: float
+    centre: tuple[float, float]
+
+
+class ScriptedRecognizer:
+    """Reports the cards a test lists, at given centres of the frame it is handed."""
+
+    def __init__(self) -> None:
+        self.cards: list[tuple[str, tuple[float, float]]] = []
+
+    def recognize(self, frame: np.ndarray) -> list[Seen]:
+        return [Seen(card, 0.95, centre) for card, centre in self.cards]
+
+
+def test_the_service_places_recognised_cards_in_the_mats_zones():
+    rng = random.Random(5)
+    layout = load_layout("chaos-marauders", 2)
+    faces = {face.card: face.image for face in card_faces(["boss", "grunt"], rng)}
+    table = RenderedTable(layout, faces, rng, hand_frames=0)
+    laid = [table.place("p1-line2", "boss"), table.place("discard", "grunt")]
+    image = table.render()
+    view = MatFinder(layout).find(image)
+    assert view is not None
+    # The service hands the recognizer the play area only: centres are given in that crop.
+    x0, y0, _, _ = play_area(view, layout, (image.shape[1], image.shape[0]))
+    recognizer = ScriptedRecognizer()
+    heard: list[CardSighted | CardGone] = []
+    service = CameraService(
+        RenderedSource(table), layout, recognizer, WatcherSettings(2, 2), on_observation=heard.append
+    )
+    for card in laid:
+        x, y = table.corners_in_frame(card).mean(axis=0)
+        recognizer.cards.append((card.card, (x - x0, y - y0)))
+    for index in range(3):
+        service.step(Frame(image, float(index), index))
+    assert sorted((o.zone, o.card) for o in heard) == [("discard", "grunt"), ("p1-line2", "boss")]
+    assert all(isinstance(o, CardSighted) for o in heard)
+    recognizer.cards = []
+    for index in range(3, 5):
+        service.step(Frame(image, float(index), index))
+    gone = sorted((o.zone, type(o).__name__) for o in heard[2:])
+    assert gone == [("discard", "CardGone"), ("p1-line2", "CardGone")]
+
+
+def test_a_frame_without_the_mat_counts_for_nothing(tmp_path):
+    layout = load_layout("chaos-marauders", 2)
+    recognizer = ScriptedRecognizer()
+    recognizer.cards = [("boss", (100.0, 100.0))]
+    service = CameraService(
+        FolderSource(tmp_path), layout, recognizer, WatcherSettings(1, 1), on_observation=print
+    )
+    blank = np.full((720, 1280, 3), 90, np.uint8)
+    assert service.step(Frame(blank, 0.0, 1)) == []
+    assert service.status()["state"] == "no mat"
