@@ -262,3 +262,28 @@ def test_the_idols_rolls_are_entered_one_throw_of_the_cube_at_a_time(browser, ta
     assert table.session is not None
     assert table.session.history()[-1]["action"]["faces"] == ["eye"]
     assert table.session.history()[-1]["action"]["player"] == seat
+
+
+def test_several_cards_to_place_are_picked_card_first_then_slot(browser, table, artifacts):
+    def several_cards(position):
+        places = [c.action for c in position.prompt.choices if getattr(c.action, "slot", None) is not None]
+        return position.prompt.kind == "place" and len(places) >= 6 and len({a.card for a in places}) > 1
+
+    table.new_game()
+    table.play_until(several_cards, seed=7)
+    assert table.session is not None
+    prompt = table.session.view()["game"]["prompt"]
+    cards = list(
+        dict.fromkeys(c["action"]["card"] for c in prompt["choices"] if c["action"].get("slot") is not None)
+    )
+    page = phone(browser, table)
+    page.wait_for_selector(".cm-cardtab", timeout=TIMEOUT_MS)
+    assert page.locator(".cm-cardtab").count() == len(cards)
+    page.locator(f'.cm-cardtab[data-card="{cards[1]}"]').click()
+    page.wait_for_selector(f'.cm-cardtab.is-picked[data-card="{cards[1]}"]', timeout=TIMEOUT_MS)
+    page.screenshot(path=str(artifacts / "control-several-cards.png"), full_page=True)
+    page.locator(".cm-slotgrid .cm-slot.is-open").first.click()
+    page.wait_for_function(
+        "document.getElementById('c-msg').textContent.startsWith('Done')", timeout=TIMEOUT_MS
+    )
+    assert table.session.history()[-1]["action"]["card"] == cards[1]

@@ -5,6 +5,7 @@
 (function () {
   var armed = null; // "seat/line/slot" of a correction tile tapped once, waiting for the second tap
   var bilge = null; // {seq, lines: [[card|null x12] x3], picked: [line, slot] | null} while editing
+  var slotCard = null; // the card whose slots are shown when a question offers several cards
   var fix = { seat: null, source: "pile", card: null, line: 0, slot: 0, owner: null };
 
   function titles(ctx, game) {
@@ -98,6 +99,23 @@
       groups[key].slots[a.slot] = c;
     });
     var names = titles(ctx, game);
+    var cards = order.map(function (key) { return groups[key].card; }).filter(function (c, i, all) { return all.indexOf(c) === i; });
+    if (cards.length > 1) {
+      // Several cards to place (cards won in an attack): pick the card first, then its slot, rather
+      // than a picture of the lines per card one under the other.
+      if (cards.indexOf(slotCard) < 0) slotCard = cards[0];
+      box.appendChild(ctx.el("h3", null, "Which card?"));
+      var tabs = ctx.el("div", "cm-cardtabs");
+      cards.forEach(function (card) {
+        var b = ctx.el("button", "cm-cardtab" + (card === slotCard ? " is-picked" : ""), names[card] ? names[card].title : card);
+        b.type = "button";
+        b.dataset.card = card;
+        b.onclick = function () { slotCard = card; ctx.redraw(); };
+        tabs.appendChild(b);
+      });
+      box.appendChild(tabs);
+      order = order.filter(function (key) { return groups[key].card === slotCard; });
+    }
     order.forEach(function (key) {
       var g = groups[key];
       var title = names[g.card] ? names[g.card].title : "Card";
