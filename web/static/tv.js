@@ -67,7 +67,10 @@ var TableTV = (function () {
     // jobs: [{node, maxPx, minPx, forms}]
     var pending = jobs.map(function (job) {
       var full = job.node.textContent;
-      if (full.length > MAX_CHARS) job.node.textContent = full.slice(0, MAX_CHARS - 1) + "…";
+      if (full.length > MAX_CHARS) {
+        job.node.textContent = full.slice(0, MAX_CHARS - 1) + "…";
+        job.node.title = full.slice(0, 4 * MAX_CHARS);
+      }
       var low = Math.max(job.minPx || MIN_PX, MIN_PX);
       var state = { node: job.node, full: full, size: Math.max(job.maxPx, low), low: low, forms: job.forms, next: 0 };
       job.node.style.fontSize = state.size + "px";
