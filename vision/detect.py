@@ -27,7 +27,7 @@ class DetectorSettings:
     min_area: float = 0.0025
     """Smallest card outline as a fraction of the frame (a 1280 × 720 frame: 48 × 67 pixels)."""
     max_area: float = 0.25
-    hull_fill: float = 0.85
+    hull_fill: float = 0.8
     """The outline must fill this much of its convex hull (a hand over a card makes it fall short)."""
     fill: float = 0.9
     """The fitted quad's area must be within this ratio (either way) of the outline's."""
@@ -41,7 +41,7 @@ class DetectorSettings:
     """Profiles sampled across each side."""
     refine_strong: float = 0.3
     """A step counts as an edge from this fraction of the side's strongest step."""
-    refine_passes: int = 2
+    refine_passes: int = 1
     """The second pass starts from the first's sides and finds the few it could not reach."""
     """The thickened edge's outer outline lies this far (in downscaled pixels) outside the card."""
 

@@ -34,6 +34,10 @@ class RecognizerSettings:
     """Least normalised cross-correlation with the named card's face."""
     min_margin: float = 0.12
     """Least lead of the named card over the best other card."""
+    second_look: float = 0.35
+    """A best match scoring from this up to ``min_score`` is looked at again with nudged quads."""
+    nudge: float = 0.05
+    """How far the second look moves a quad's sides, as a fraction of its size."""
     square_below: float = 1.2
     """A quad whose long sides are less than this many times its short ones is read both ways."""
     detector: detect.DetectorSettings = field(default_factory=detect.DetectorSettings)
@@ -91,21 +95,46 @@ class Recognizer:
         starts = [quad]
         if detect.aspect_of(quad) < self.settings.square_below:
             starts.append(np.roll(quad, -1, axis=0))
+        best, score, margin, corners = self._best_match(frame, starts)
+        if score < self.settings.min_score and score >= self.settings.second_look:
+            # Close but not sure: an edge may have been found on the border's inside. Look again
+            # with each side moved in or out by a little, and the quad scaled.
+            starts = [variant for start in starts for variant in nudged(start, self.settings.nudge)]
+            best, score, margin, corners = self._best_match(frame, starts)
+        if score < self.settings.min_score or margin < self.settings.min_margin:
+            return None
+        confidence = min(1.0, score) * min(1.0, margin / (2 * self.settings.min_margin))
+        return Detection(self.references.cards[best], corners.astype(np.float32), round(confidence, 4))
+
+    def _best_match(
+        self, frame: np.ndarray, starts: list[np.ndarray]
+    ) -> tuple[int, float, float, np.ndarray]:
+        """The best card over every start and turn: (index, score, lead over the next card, corners)."""
         descriptors = []
         for start in starts:
             descriptor = identify.descriptor_from_quad(frame, start)
             descriptors += [descriptor, identify.upside_down(descriptor)]
-        scores = self._matrix @ unit_rows(np.stack(descriptors) - self._mean).T  # (cards, 2 or 4 turns)
+        scores = self._matrix @ unit_rows(np.stack(descriptors) - self._mean).T  # (cards, turns)
         best_turn = scores.argmax(axis=1)
         per_card = scores.max(axis=1)
         order = np.argsort(per_card)[::-1]
         best = int(order[0])
         score = float(per_card[best])
         runner_up = float(per_card[order[1]]) if len(order) > 1 else 0.0
-        margin = score - runner_up
-        if score < self.settings.min_score or margin < self.settings.min_margin:
-            return None
         turn = int(best_turn[best])
         corners = np.roll(starts[turn // 2], 2 * (turn % 2), axis=0)
-        confidence = min(1.0, score) * min(1.0, margin / (2 * self.settings.min_margin))
-        return Detection(self.references.cards[best], corners.astype(np.float32), round(confidence, 4))
+        return best, score, score - runner_up, corners
+
+
+def nudged(quad: np.ndarray, amount: float) -> list[np.ndarray]:
+    """The quad, scaled by 1 ± ``amount`` about its centre, and with each side in turn moved out by
+    ``amount`` of the quad's size (corner order kept)."""
+    centre = quad.mean(axis=0)
+    variants = [quad, centre + (quad - centre) * (1 + amount), centre + (quad - centre) * (1 - amount)]
+    for side in range(4):
+        a, b = side, (side + 1) % 4
+        outward = (quad[a] + quad[b]) / 2 - centre
+        moved = quad.copy()
+        moved[[a, b]] += outward * 2 * amount
+        variants.append(moved)
+    return variants
