@@ -78,6 +78,9 @@ def small_or_clipped(page: Any) -> list[str]:
                 if (size < least) out.push(`${size}px: ${node.textContent.trim()}`);
                 if (node.scrollWidth > node.clientWidth + 1) out.push(`clipped: ${node.textContent.trim()}`);
               }
+              for (const box of document.querySelectorAll('.hs-cards, .hs-side')) {
+                if (box.scrollHeight > box.clientHeight + 1) out.push(`cut off: ${box.className}`);
+              }
               return out;
             }""",
             MIN_TEXT_PX,
@@ -203,3 +206,33 @@ def test_the_final_result_stays_on_the_tv(page, table, artifacts):
     assert names and all(name in title for name in names)
     assert page.locator(".final-row").count() == 2
     page.screenshot(path=str(artifacts / "heroscape-tv-final.png"))
+
+
+BIG_ARMIES = [
+    ["marrden-nagrubs"] * 4 + ["marro-drudge"] * 4 + ["shiori"],
+    ["sgt-drake-alexander", "tor-kul-na"],
+    ["marro-stingers"] * 3 + ["marrden-nagrubs"] * 3,
+    ["marro-hive", "raelin"],
+]
+
+
+def test_four_players_with_a_big_army_fit_the_tv(page, table, artifacts):
+    table.new_game(
+        players=4,
+        game="heroscape",
+        options={"scenario": "custom", "army": "premade", "sets": 4, "points": 400},
+    )
+    for seat, cards in enumerate(BIG_ARMIES):
+        for card in cards:
+            accepted(table, {"kind": "add_card", "player": seat, "card": card})
+        accepted(table, {"kind": "army_ready", "player": seat})
+    for seat in range(4):
+        seq = accepted(table, {"kind": "roll", "player": seat, "die": "d20", "faces": [str(20 - seat)]})
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, seq)
+    assert page.locator('.hs-player[data-seat="0"] .hs-card').count() == 9
+    assert page.locator('.hs-player[data-seat="0"] .hs-cards.is-two-columns').count() == 1
+    copies = page.locator('.hs-player[data-seat="0"] .hs-card-title').all_inner_texts()
+    assert len(set(copies)) == 9  # every copy keeps its number, however short the title gets
+    assert small_or_clipped(page) == []
+    page.screenshot(path=str(artifacts / "heroscape-tv-four.png"))

@@ -54,7 +54,11 @@
     var row = el("div", "hs-card" + (unit.living ? "" : " is-out") + (active ? " is-acting" : ""));
     row.dataset.unit = unit.unit;
     var name = el("div", "hs-card-name");
-    name.appendChild(el("span", "hs-card-title", unit.title));
+    var title = el("span", "hs-card-title", unit.title);
+    // The card's short name keeps the copy number where the full title cannot fit ("Drudge (2)").
+    var copy = /\((\d+)\)$/.exec(unit.title);
+    title.dataset.short = (unit.short || unit.title) + (copy && unit.short ? " (" + copy[1] + ")" : "");
+    name.appendChild(title);
     if (unit.negated) name.appendChild(el("span", "hs-badge hs-negated", "negated"));
     row.appendChild(name);
     row.appendChild(pips(unit));
@@ -199,6 +203,20 @@
     return side;
   }
 
+  function fitPanels(main) {
+    // Everything whole on the TV: a long name shrinks (to 24 px at least, then is shortened); a big
+    // army first packs its rows tighter, then lays them out in two columns without the stat line.
+    Array.prototype.forEach.call(main.querySelectorAll(".hs-name"), function (name) { TableTV.fit(name, 36, 24); });
+    Array.prototype.forEach.call(main.querySelectorAll(".hs-cards"), function (cards) {
+      if (!TableTV.overflows(cards)) return;
+      cards.classList.add("is-compact");
+      if (TableTV.overflows(cards)) cards.classList.add("is-two-columns");
+    });
+    Array.prototype.forEach.call(main.querySelectorAll(".hs-card-title"), function (title) {
+      TableTV.fit(title, title.closest(".is-compact") ? 22 : 25, 20, [title.dataset.short]);
+    });
+  }
+
   TableTV.register("heroscape", {
     round: function (game) {
       if (game.phase === "draft") return "Drafting";
@@ -221,6 +239,7 @@
       (game.players || []).forEach(function (p) { players.appendChild(panel(game, p, waiting.indexOf(p.seat) >= 0)); });
       main.appendChild(players);
       main.appendChild(sidebar(game));
+      fitPanels(main);
     },
   });
 })();
