@@ -212,6 +212,10 @@
       cards.classList.add("is-compact");
       if (TableTV.overflows(cards)) cards.classList.add("is-two-columns");
     });
+    // A full sidebar drops the scenario's goal sentence first (its progress lines stay), then the track.
+    var side = main.querySelector(".hs-side");
+    if (side && TableTV.overflows(side)) side.classList.add("is-tight");
+    if (side && TableTV.overflows(side)) side.classList.add("is-tighter");
     Array.prototype.forEach.call(main.querySelectorAll(".hs-card-title"), function (title) {
       TableTV.fit(title, title.closest(".is-compact") ? 22 : 25, 20, [title.dataset.short]);
     });
