@@ -242,7 +242,8 @@ def face_in_slot(frame: np.ndarray, view: MatView, slot: Rect) -> np.ndarray | N
     # Upright as the slot is printed: the corner nearest the area's top-left is the face's top-left.
     start = int(np.argmin(quad.sum(axis=1)))
     quad = np.roll(quad, -start, axis=0)
-    if np.cross(quad[1] - quad[0], quad[3] - quad[0]) < 0:  # keep the order clockwise on screen
+    (ax, ay), (bx, by) = quad[1] - quad[0], quad[3] - quad[0]
+    if ax * by - ay * bx < 0:  # keep the order clockwise on screen (y points down)
         quad = quad[[0, 3, 2, 1]]
     face_size = (round(slot.w * s), round(slot.h * s))
     target = np.float32([[0, 0], [face_size[0], 0], [face_size[0], face_size[1]], [0, face_size[1]]])
