@@ -236,3 +236,30 @@ def test_four_players_with_a_big_army_fit_the_tv(page, table, artifacts):
     assert len(set(copies)) == 9  # every copy keeps its number, however short the title gets
     assert small_or_clipped(page) == []
     page.screenshot(path=str(artifacts / "heroscape-tv-four.png"))
+
+
+def test_a_d20_power_is_a_choice_on_the_phone_and_its_roll_is_entered_there(browser, page, table):
+    table.new_game(players=2, game="heroscape", options={"scenario": "custom", "army": "premade"})
+    armies_gathered(table)
+    accepted(table, {"kind": "place_markers", "player": 0, "markers": ["0:sonlen"] * 4})
+    accepted(table, {"kind": "place_markers", "player": 1, "markers": ORDERS[1]})
+    accepted(table, {"kind": "roll", "player": 0, "die": "d20", "faces": ["15"]})
+    seq = accepted(table, {"kind": "roll", "player": 1, "die": "d20", "faces": ["9"]})
+    grotsnik = phone(browser, table)
+    wait_for_seq(grotsnik, seq)
+    swoop = grotsnik.locator("#c-choices button", has_text="Dragon Swoop")
+    assert swoop.count() >= 2  # one per figure it may aim at
+    swoop.first.click()
+    grotsnik.wait_for_function(
+        "document.getElementById('c-prompt').textContent.includes('d20')", timeout=TIMEOUT_MS
+    )
+    prompt = table.session.view()["game"]["prompt"]
+    assert prompt["roll"]["die"] == "d20" and prompt["players"] == [0]
+    grotsnik.select_option("#c-rolls select", "17")
+    grotsnik.click("#c-rolls button:has-text('Enter roll')")
+    grotsnik.wait_for_function(
+        "!document.getElementById('c-prompt').textContent.includes('d20')", timeout=TIMEOUT_MS
+    )
+    last = table.session.history()[-1]
+    assert last["source"] == "control" and last["action"]["faces"] == ["17"]
+    grotsnik.context.close()
