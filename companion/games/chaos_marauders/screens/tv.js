@@ -74,7 +74,8 @@
 
   function statsWeight(card) {
     // The attack and VP figures stand in a column of their own beside the name.
-    var digits = Math.max(String(card.attack === null || card.attack === undefined ? "" : card.attack).length, String(card.vp || "").length);
+    var attack = card.attack === null || card.attack === undefined ? "" : String(card.attack);
+    var digits = Math.max(attack.length, String(card.vp || "").length);
     return digits ? digits + 1.5 : 0;
   }
 
