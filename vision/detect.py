@@ -66,8 +66,8 @@ def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
         blue, green, red = cv2.split(small)
         channels = [
             cv2.cvtColor(small, cv2.COLOR_BGR2GRAY),
-            cv2.addWeighted(red, 0.5, green, -0.5, 128),
-            cv2.addWeighted(blue, 0.5, cv2.addWeighted(red, 0.5, green, 0.5, 0), -0.5, 128),
+            cv2.addWeighted(red, 1.0, green, -1.0, 128),
+            cv2.addWeighted(blue, 1.0, cv2.addWeighted(red, 0.5, green, 0.5, 0), -1.0, 128),
         ]
     edges = None
     for channel in channels:
