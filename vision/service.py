@@ -204,7 +204,7 @@ def camera_service(
     try:
         layout = load_layout(game, camera.players, camera.layout)
         if source is None:
-            source = open_source(camera.source)
+            source = open_source(camera.source, simulated=lambda: _empty_rendered_table(layout))
     except (LayoutError, SourceError) as exc:
         raise CameraSetupError(str(exc)) from None
     if not references.is_file():
@@ -219,3 +219,13 @@ def camera_service(
     return CameraService(
         source, layout, Recognizer(faces), settings, on_observation=on_observation, on_status=on_status
     )
+
+
+def _empty_rendered_table(layout: MatLayout) -> FrameSource:
+    """``sim:`` in a settings file: the rendered mat with no cards (to try the wiring and the TV's
+    device status without a camera); ``companion demo --camera`` brings its own, with cards."""
+    import random
+
+    from vision.camera_table import RenderedSource, RenderedTable
+
+    return RenderedSource(RenderedTable(layout, {}, random.Random(0)))

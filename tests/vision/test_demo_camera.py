@@ -1,0 +1,157 @@
+"""The camera end to end: a rendered card lying in a zone of the mat reaches the rules engine as a
+placed card, through the camera service, the watcher and companion.table, wired from ``[camera]``
+settings exactly as ``companion serve`` wires them; and ``companion demo --camera``'s hands playing a
+game on the rendered mat."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cli.demo import SessionTable, SimulatedTable
+from companion.cli.wiring import adapters
+from companion.demo_player import DemoBrain
+from companion.dice import Dice
+from companion.engine import Player, Setup
+from companion.games import find_bundle
+from companion.games.chaos_marauders.demo import ChaosMaraudersDemo, Layout
+from companion.session import Command, Session
+from companion.settings import CameraSettings, Settings
+from firmware_bridge.virtual import VirtualSettings, VirtualTable
+from vision.camera_table import CameraDemo, RenderedSource, RenderedTable
+from vision.references import ReferenceSet
+from vision.synth import card_faces
+from vision.zones import load_layout
+
+GAME = "chaos-marauders"
+SEATS = 2
+
+
+def wait_until(session: Session, predicate, timeout: float = 10.0) -> bool:
+    subscription = session.subscribe()
+    deadline = time.monotonic() + timeout
+    try:
+        while not predicate() and time.monotonic() < deadline:
+            subscription.get(timeout=0.05)
+        return predicate()
+    finally:
+        subscription.close()
+
+
+def camera_inputs(session: Session) -> list[dict[str, Any]]:
+    return [
+        entry
+        for entry in session.history(limit=1000)
+        if entry["source"] == "table" and (entry["observation"] or {}).get("type") == "card_sighted"
+    ]
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[Session]:
+    with Session(tmp_path / "table.sqlite3") as session:
+        setup = Setup(GAME, (Player("Grotsnik"), Player("Ugluk")))
+        outcome = session.submit(Command(kind="new_game", source="control", payload=setup.to_json()))
+        assert outcome.accepted, outcome.reason
+        yield session
+
+
+def test_a_rendered_card_in_a_zone_reaches_the_engine_as_a_placed_card(game: Session, tmp_path: Path):
+    rng = random.Random(11)
+    ids = [str(card["id"]) for card in find_bundle(GAME).cards()]
+    faces = card_faces(ids, rng)
+    references = tmp_path / "vision" / "refs.npz"
+    ReferenceSet.from_faces(faces).save(references)
+    layout = load_layout(GAME, SEATS)
+    table = RenderedTable(layout, {face.card: face.image for face in faces}, rng)
+    settings = Settings(
+        db=game.db_path,
+        camera=CameraSettings(
+            source="sim:", players=SEATS, references=references, settle_frames=3, gone_frames=3
+        ),
+        extra={"table": {"readers": layout.reader_entries()}},
+    )
+    with adapters(settings, game, RenderedSource(table, fps=20)) as wired:
+        assert wired.camera is not None
+        assert wait_until(game, lambda: game.view()["devices"].get("camera", {}).get("state") == "watching")
+        card = "crummy-snotling-slaves"
+        table.place("p0-line0", card)
+        assert wait_until(game, lambda: len(camera_inputs(game)) == 1)
+        [entry] = camera_inputs(game)
+        assert entry["action"]["kind"] == "place" and entry["action"]["card"] == card
+        assert entry["observation"]["zone"]["camera"] == "p0-line0"
+        # The line's zone does not say which slot (as a reader watching a whole line): the engine
+        # asks, and the table's buttons or the phone answer. The card is already the engine's.
+        prompt = game.position().prompt
+        assert "Crummy Snotling Slaves in line 1: which slot?" in prompt.text
+        first = game.position().choice_payloads()[0][1]
+        assert game.submit(Command(kind="act", source="control", payload=first)).accepted
+        assert card in game.position().state.boards[0][0]
+        # Lifted while the engine still has it there: the table asks for it back, the game stays.
+        table.remove("p0-line0", card)
+        lifted = "lifted from Grotsnik's line 1"
+        assert wait_until(game, lambda: any(lifted in str(n.get("text")) for n in game.view()["notices"]))
+        assert card in game.position().state.boards[0][0] and len(camera_inputs(game)) == 1
+
+
+def test_a_camera_without_enrolled_faces_says_so_and_the_table_plays_on(game: Session, tmp_path: Path):
+    settings = Settings(db=game.db_path, camera=CameraSettings(source="sim:", players=SEATS))
+    with adapters(settings, game, None) as wired:
+        assert wired.camera is None and wired.table is not None
+        assert wait_until(game, lambda: "camera" in game.view()["devices"])
+        status = game.view()["devices"]["camera"]
+        assert (
+            status["state"] == "error" and "companion vision enrol --game chaos-marauders" in status["detail"]
+        )
+
+
+@pytest.fixture
+def device() -> Iterator[VirtualTable]:
+    layout = Layout(seats=SEATS)
+    table = VirtualTable(
+        VirtualSettings(
+            readers=layout.readers, dice=((0, "cube"), (1, "d20")), buttons=layout.buttons, seed=5
+        )
+    )
+    table.start()
+    yield table
+    table.stop()
+
+
+def test_the_demo_plays_its_cards_on_the_rendered_mat(tmp_path: Path, device: VirtualTable):
+    """``companion demo --camera``'s path: readers of lines and piles become camera zones, the demo's
+    hands lay faces on the mat, the camera reads them; dice and buttons stay on the device."""
+    rng = random.Random(7)
+    kit = ChaosMaraudersDemo(rng)
+    demo_layout = kit.layout(SEATS)
+    camera = CameraDemo(GAME, SEATS, kit.tags(), random.Random(3), tmp_path)
+    section = camera.table_section(demo_layout.table)
+    assert all("camera" in entry for entry in section["readers"])  # every line and pile is on the mat
+    assert set(camera.zones.values()) == {zone.name for zone in camera.layout.zones}
+    db = tmp_path / "table.sqlite3"
+    settings = Settings(db=db, serial_port=device.path, extra={"table": section}, camera=camera.settings())
+    with Session(db) as session, adapters(settings, session, camera.source) as wired:
+        assert wait_until(
+            session, lambda: session.view()["devices"].get("firmware", {}).get("state") == "connected"
+        )
+        dice = {d["kind"]: d["id"] for d in session.view()["devices"]["firmware"]["capabilities"]["dice"]}
+        hands = kit.hands(SessionTable(session, Dice.load(), dice), camera.device(device, wired.camera))
+        demo = SimulatedTable(session, find_bundle(GAME), kit, DemoBrain(kit, rng), hands, seats=SEATS)
+        demo.new_game()
+        for _ in range(60):
+            demo.step()
+            if len(camera_inputs(session)) >= 6:
+                break
+        placed = camera_inputs(session)
+        assert len(placed) >= 6, f"only {len(placed)} cards reached the engine through the camera"
+        assert hands.direct <= hands.physical // 4, "most physical moves must be read by the camera"
+        # Every card the engine shows on a line lies in that line's zone of the mat.
+        state = session.position().state
+        for seat in range(SEATS):
+            for line in range(3):
+                on_mat = sorted(c.card for c in camera.table.cards() if c.zone == f"p{seat}-line{line}")
+                assert on_mat == sorted(c for c in state.boards[seat][line] if c is not None)
