@@ -4,12 +4,14 @@ action and replays the game)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import ActionError, Player, Setup
+from companion.engine import Action, ActionError, Player, Setup
+from companion.games.heroscape import actions
 from companion.games.heroscape.simulate import choose, play
 from companion.games.heroscape.state import State
 
@@ -85,3 +87,73 @@ def test_wounds_only_grow_on_the_battlefield_until_a_heal_or_correction(
                         assert kinds & {"FigureReborn", "Corrected"}, (action, events)
                     assert not figure.alive or figure.wounds < CAT.card(uid.card).life
         state = after
+
+
+FIGURES = [
+    "0:shiori",
+    "1:marro-stingers/2",
+    "1:marro-stingers#2/3",
+    "0:raelin/9",
+    "7:nobody",
+    "x",
+    "",
+    "2:marro-hive",
+]
+TEXTS = [
+    *FIGURES,
+    "shuriken",
+    "ored",
+    "thorian",
+    "roll",
+    "hive-mind:1:marro-drudge",
+    "1",
+    "X",
+    "zone",
+    "exited",
+]
+VALUES = st.one_of(
+    st.sampled_from(TEXTS),
+    st.integers(-3, 40),
+    st.booleans(),
+    st.none(),
+    st.lists(st.sampled_from(TEXTS), max_size=5),
+    st.lists(st.sampled_from(["skull", "shield", "blank", "7", "20", "0"]), max_size=8),
+)
+FIELDS = ["player", "attacker", "defender", "special", "height", "conditions", "figure", "figures", "levels",
+          "glyph", "card", "unit", "power", "target", "option", "fact", "marker", "markers", "die", "faces",
+          "wounds", "status"]  # fmt: skip
+
+
+ACTION_CLASSES = [
+    cls
+    for cls in vars(actions).values()
+    if isinstance(cls, type) and issubclass(cls, Action) and cls is not Action
+]
+
+
+@settings(max_examples=60)
+@given(setups(), st.integers(0, 2**32), st.integers(0, 120), st.data())
+def test_any_input_is_accepted_or_refused_in_one_line_never_a_crash(
+    setup: Setup, seed: int, steps: int, data: st.DataObject
+) -> None:
+    """Bad input gets a clear one-line message and changes nothing; the engine never raises anything
+    else, whatever the phones or the API send."""
+    rng = random.Random(seed)
+    state: State = GAME.new_game(setup)
+    for _ in range(steps):
+        action = choose(GAME, state, rng)
+        if action is None:
+            break
+        state = GAME.apply(state, action)[0]
+    for _ in range(8):
+        cls = data.draw(st.sampled_from(ACTION_CLASSES))
+        raw = {"kind": cls.kind}
+        own = [f.name for f in dataclasses.fields(cls)]
+        for name in data.draw(st.lists(st.sampled_from(own + FIELDS[:3]), max_size=len(own), unique=True)):
+            raw[name] = data.draw(VALUES)
+        if data.draw(st.booleans()):
+            raw["player"] = data.draw(st.integers(0, state.seats - 1))
+        try:
+            GAME.apply(state, GAME.parse_action(raw))
+        except ActionError as refused:
+            assert str(refused) and "\n" not in str(refused), raw
