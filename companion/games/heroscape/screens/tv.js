@@ -81,8 +81,15 @@
       head.appendChild(el("span", "hs-placed" + (player.markers_placed ? " is-done" : ""), player.markers_placed ? "markers ✓" : "placing…"));
     }
     var score = el("span", "hs-score");
-    score.appendChild(el("strong", null, player.score ? player.score.total : 0));
-    score.appendChild(el("span", "hs-score-label", player.limit ? " / " + player.army_points + " pts" : " pts"));
+    if (gathering(game)) {
+      // Armies being drafted or gathered: the points taken against the limit.
+      score.appendChild(el("strong", null, player.army_points));
+      score.appendChild(el("span", "hs-score-label", player.limit ? " of " + player.limit + " pts" : " pts"));
+    } else {
+      // In battle: points still on the battlefield, of the army's points.
+      score.appendChild(el("strong", null, player.score ? player.score.total : 0));
+      score.appendChild(el("span", "hs-score-label", player.army_points ? " / " + player.army_points + " pts" : " pts"));
+    }
     head.appendChild(score);
     box.appendChild(head);
     var cards = el("div", "hs-cards");
@@ -135,7 +142,36 @@
     return box;
   }
 
+  function gathering(game) {
+    return game.phase === "draft" || game.phase === "army" || (game.rolloff && game.rolloff.purpose === "draft");
+  }
+
+  function draftBox(game) {
+    // The draft in place of the round track: who picks now and the picking order of this pass.
+    var box = el("section", "hs-side-box hs-round");
+    box.appendChild(el("h2", null, game.phase === "army" ? "Gathering armies" : "Draft"));
+    var players = game.players || [];
+    if (game.draft) {
+      var list = el("ol", "hs-order");
+      game.draft.order.forEach(function (seat) {
+        var p = players[seat] || { name: "?" };
+        var item = el("li", "hs-order-item" + (game.draft.picker === seat ? " is-now" : ""));
+        item.style.setProperty("--player", p.colour || "#888");
+        item.appendChild(el("span", "hs-order-name", p.name));
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+      var picker = players[game.draft.picker];
+      if (picker) box.appendChild(el("p", null, picker.name + " takes " + (game.draft.picks === 1 ? "a card" : game.draft.picks + " cards")));
+    } else if (game.phase === "army") {
+      var waiting = players.filter(function (p) { return !p.ready; }).map(function (p) { return p.name; });
+      box.appendChild(el("p", null, waiting.length ? "Laying cards: " + waiting.join(", ") : "Armies ready"));
+    }
+    return box;
+  }
+
   function roundTrack(game) {
+    if (gathering(game) && !game.rolloff) return draftBox(game);
     // The round marker on its track, then this round's initiative rolls in turn order.
     var box = el("section", "hs-side-box hs-round");
     box.appendChild(el("h2", null, game.round_limit ? "Round " + game.round + " of " + game.round_limit : "Round " + game.round));
