@@ -21,7 +21,7 @@ def test_the_tv_page_is_a_shell_that_streams_the_view(client, url):
     page = response.get_data(as_text=True)
     for element in ('id="players"', 'id="prompt"', 'id="ticker"', 'id="banner"', 'id="final"'):
         assert element in page
-    assert 'TableTV.start("/stream", "/api/history?limit=6", "/api/view")' in page
+    assert 'TableTV.start("/stream", "/api/history?limit=6", "/api/view", "/api/dice")' in page
     assert "/tv/qr.svg" in page
 
 
