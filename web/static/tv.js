@@ -231,11 +231,21 @@ var TableTV = (function () {
       .catch(function () {});
   }
 
-  function remember(view) {
+  function guess(prompt, game) {
+    // Until the history tells the change: a roll answered the prompt's roll ("Ugluk rolled the Cube").
+    if (!prompt || !prompt.roll || !prompt.players || prompt.players.length !== 1) return null;
+    var seat = prompt.players[0];
+    var player = (game.players || []).filter(function (p) { return p.seat === seat; })[0];
+    var title = dice[prompt.roll.die] ? dice[prompt.roll.die].title : prompt.roll.die;
+    return { who: player ? player.name : "Seat " + (seat + 1), title: title };
+  }
+
+  function remember(view, previous) {
     var change = view.last_change;
     if (!change || ticker.some(function (t) { return t.seq === change.seq && t.kind === change.kind; })) return;
     var texts = (change.events || []).map(function (e) { return e.text; }).filter(Boolean);
-    ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts, action: null });
+    var guessed = change.kind === "act" && previous ? guess(previous.prompt, previous) : null;
+    ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts, action: null, guessed: guessed });
     ticker = ticker.slice(0, TICKER_SIZE);
     if (!texts.length && change.kind === "act") tellLater(change.seq);
   }
@@ -243,6 +253,7 @@ var TableTV = (function () {
   function linesOf(entry) {
     if (entry.texts.length) return entry.texts;
     var told = entry.action ? describe(entry.action, currentGame) : null;
+    if (!told && entry.guessed) told = entry.guessed.who + " rolled the " + entry.guessed.title;
     return [told || CHANGE_NAMES[entry.kind] || String(entry.kind).replace(/_/g, " ")];
   }
 
@@ -331,6 +342,7 @@ var TableTV = (function () {
   function render(view) {
     var game = view.game;
     var renderer = game ? rendererOf(game) : plain;
+    var previous = currentGame;
     currentGame = game;
     document.body.dataset.seq = view.seq;
     document.body.dataset.status = view.status;
@@ -340,7 +352,7 @@ var TableTV = (function () {
     main.className = "tv-main";
     if (!game) main.appendChild(el("p", "tv-empty", "Start a game on the control page"));
     else renderer.render(main, game, view);
-    remember(view);
+    remember(view, previous);
     renderTicker();
     renderSide(view);
     renderFinal(game, renderer);
