@@ -91,6 +91,7 @@ def test_initiative_ties_for_highest_roll_again() -> None:
         state = markers(state, seat, *order)
     state = initiative(state, 15, 15, 2)
     assert state.phase == "rolloff" and state.rolloff is not None and state.rolloff.contenders == (0, 1)
+    assert "again (a tie)" in GAME.prompt(state).text  # type: ignore[union-attr]
     state = d20(d20(state, 0, 4), 1, 9)
     assert state.order == (1, 2, 0)  # Ben wins; play passes to the left
 
@@ -142,6 +143,7 @@ def test_a_player_with_no_figures_left_places_no_markers_and_takes_no_turns() ->
         state = act(state, "correct_status", player=2, figure=f"2:marrden-nagrubs/{n}", status="destroyed")
     state = markers(markers(state, 0, *ANN), 1, *BEN)
     assert state.phase == "rolloff" and state.rolloff is not None and state.rolloff.contenders == (0, 1)
+    assert "again" not in GAME.prompt(state).text  # type: ignore[union-attr]
     state = initiative(state, 20, 1)
     assert {seat for seat, _, _ in turns_of_round(state)} == {0, 1}
 

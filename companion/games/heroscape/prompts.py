@@ -51,7 +51,7 @@ from companion.games.heroscape.common import (
 from companion.games.heroscape.glyphs import nilrend_targets, ored_targets, wannok_victims
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.powers import rebirth_cards, targets, usable_power
-from companion.games.heroscape.rounds import basic_seat, hive_mind_squads, must_place
+from companion.games.heroscape.rounds import basic_seat, hive_mind_squads, must_place, playing_seats
 from companion.games.heroscape.state import D20 as D20Step
 from companion.games.heroscape.state import MARKERS, Ask, PendingAttack, State
 
@@ -155,7 +155,8 @@ def _rolloff_prompt(state: State) -> Prompt:
         "hive": "who controls the Marro Hive",
         "placement": "who places first",
     }
-    again = " again (a tie)" if rolloff.rolls == () and len(rolloff.contenders) < len(playing(state)) else ""
+    everyone = playing_seats(state) if rolloff.purpose == "initiative" else playing(state)
+    again = " again (a tie)" if rolloff.rolls == () and len(rolloff.contenders) < len(everyone) else ""
     text = (
         f"{what.get(rolloff.purpose, rolloff.purpose).capitalize()}: {who(state, seat)} rolls the d20{again}"
     )
