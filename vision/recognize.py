@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from vision import detect, identify
@@ -18,6 +19,22 @@ from vision.references import ReferenceSet
 
 CENTRE_FROM = 8
 """Enrolled faces needed before their mean face is taken out of every comparison."""
+
+
+MIN_SIDE = 32
+"""A frame smaller than this either way holds no card worth reading."""
+
+
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        raise ValueError("a frame must be an 8-bit image array")
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 1:
+        return frame[:, :, 0]
+    if frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 3):
+        return frame
+    raise ValueError(f"a frame must be grey, BGR or BGRA, not of shape {frame.shape}")
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:
@@ -78,7 +95,11 @@ class Recognizer:
         self._matrix = unit_rows(descriptors - self._mean)  # (cards, D)
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:
-        """The named cards in a BGR (or grey) frame of any size."""
+        """The named cards in a BGR (or grey, or BGRA) 8-bit frame of any size; ValueError for
+        anything else."""
+        frame = as_bgr(frame)
+        if min(frame.shape[:2]) < MIN_SIDE:
+            return []
         detections = []
         for quad in detect.find_quads(frame, self.settings.detector):
             detection = self.identify(frame, quad)

@@ -75,8 +75,9 @@ def test_any_rotation_and_place_including_upside_down(angle, x, y, width, face):
     frame, truth = lay(deck, [synth.Placement(face, (x, y), angle, width)])
     detection = only_detection(the_recognizer().recognize(frame))
     assert detection.card == deck[face].card
-    # The corners start at the face's own top-left, so an upside-down card is known as such.
-    assert corner_error(detection, truth[0]) < 0.06 * width
+    # The corners start at the face's own top-left, so an upside-down card is known as such (a
+    # turn would put every corner a card's width away; a small card's outline may be a few pixels off).
+    assert corner_error(detection, truth[0]) < 0.1 * width
 
 
 def test_perspective_of_a_slanted_camera(deck, recognizer):
@@ -151,3 +152,28 @@ def test_detection_centre_and_repr(deck, recognizer):
     detection = only_detection(recognizer.recognize(frame))
     assert math.dist(detection.centre, (400, 300)) < 2
     assert deck[2].card in repr(detection)
+
+
+def test_frames_of_other_kinds(deck, recognizer):
+    frame, _ = lay(deck, [synth.Placement(4, (640, 360), 30, 130)])
+    bgra = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    assert [d.card for d in recognizer.recognize(bgra)] == [deck[4].card]
+    assert recognizer.recognize(np.zeros((10, 4000, 3), np.uint8)) == []
+    assert recognizer.recognize(np.zeros((0, 0, 3), np.uint8)) == []
+    for bad in (frame.astype(np.float32), np.zeros((20, 20, 2), np.uint8), [[0]]):
+        with pytest.raises(ValueError, match="frame must be"):
+            recognizer.recognize(bad)
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10_000), boxes=st.integers(0, 12))
+def test_noise_and_random_boxes_never_crash_nor_name_a_card(seed, boxes):
+    rng = np.random.default_rng(seed)
+    frame = rng.integers(0, 256, (360, 640, 3), dtype=np.uint8)
+    frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.5, 6)))
+    for _ in range(boxes):
+        centre = (float(rng.uniform(0, 640)), float(rng.uniform(0, 360)))
+        size = (float(rng.uniform(20, 200)), float(rng.uniform(20, 200)))
+        box = cv2.boxPoints((centre, size, float(rng.uniform(0, 180)))).astype(np.int32)
+        cv2.fillConvexPoly(frame, box, tuple(int(c) for c in rng.integers(0, 256, 3)))
+    assert the_recognizer().recognize(frame) == []
