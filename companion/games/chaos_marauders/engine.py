@@ -69,7 +69,10 @@ from companion.games.chaos_marauders.state import (
     evolve,
 )
 
-RULES_VERSION = "chaos-marauders/engine-2"
+RULES_VERSION = "chaos-marauders/engine-3"
+"""Bumped whenever a rule changes what a sequence of inputs leads to: snapshots taken under another
+version are not trusted (the log is replayed instead). 3: a stolen Bilge attacks, every Git goes
+within three spaces of a card."""
 
 Handler = Callable[[Facts, State, Any, list[Event]], State]
 """A rules function: the position, the action it answers, the events so far -> the new position."""
