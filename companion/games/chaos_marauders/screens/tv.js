@@ -98,6 +98,10 @@
         .map(function (w) { return w.charAt(0) + "."; }); // "of" and the like go: "C. Malal"
       forms.push(initials.concat(words.slice(-1), side ? [side] : []).join(" "));
     }
+    if (side) {
+      // A war machine's part keeps its side to the last: "Chuc… (L)".
+      for (var c = words[0].length - 1; c >= 2; c--) forms.push(words[0].slice(0, c) + "… " + side);
+    }
     return forms.concat(TableTV.shortened(sided));
   }
 
