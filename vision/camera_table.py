@@ -107,6 +107,11 @@ class RenderedTable:
         with self._lock:
             return list(self._cards)
 
+    @property
+    def faces(self) -> list[str]:
+        """The cards this table has faces for."""
+        return list(self._faces)
+
     def corners_in_frame(self, laid: LaidCard) -> np.ndarray:
         return cv2.perspectiveTransform(laid.corners_mm[None].astype(np.float64), self.to_frame)[0]
 
@@ -392,3 +397,20 @@ class CameraDemo:
         """The hands' device: card moves on the mat (waiting for ``camera``), the rest on ``inner``."""
         lying = camera.watcher.lying if camera is not None else list
         return MatDevice(inner, self.table, self.zones, self._tags, lying)
+
+
+def lay_random_cards(table: RenderedTable, count: int, rng: random.Random) -> None:
+    """Lays ``count`` of the table's faces in random zones (a full line is passed over)."""
+    cards = sorted(table.faces)
+    for _ in range(count):
+        zone = rng.choice(table.layout.zones)
+        lying = sum(1 for laid in table.cards() if laid.zone == zone.name)
+        if len(zone.slots) == 1 or lying < len(zone.slots):
+            table.place(zone.name, rng.choice(cards))
+
+
+def visible_cards(table: RenderedTable) -> list[tuple[str, str]]:
+    """(zone, card) of every face up card: all in the lines, the top of each pile."""
+    piles = {zone.name for zone in table.layout.zones if len(zone.slots) == 1}
+    tops = {laid.zone: laid for laid in table.cards() if laid.zone in piles}
+    return [(c.zone, c.card) for c in table.cards() if c.zone not in piles or tops[c.zone] is c]

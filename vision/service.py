@@ -229,3 +229,32 @@ def _empty_rendered_table(layout: MatLayout) -> FrameSource:
     from vision.camera_table import RenderedSource, RenderedTable
 
     return RenderedSource(RenderedTable(layout, {}, random.Random(0)))
+
+
+def watch(camera: CameraService, frames: int, report: Observer | None = None) -> dict[str, Any]:
+    """Runs ``camera`` over up to ``frames`` frames of its (opened) source in this thread, handing
+    each settled observation to ``report``; returns the figures: frames read, milliseconds per frame
+    (p50, p99), markers read, cards lying at the end."""
+    from companion.percentiles import percentile
+
+    timings: list[float] = []
+    while len(timings) < frames:
+        frame = camera.source.read()
+        if frame is None:
+            if camera.source.finished:
+                break
+            continue
+        started = time.perf_counter()
+        for observation in camera.step(frame):
+            if report is not None:
+                report(observation)
+        timings.append((time.perf_counter() - started) * 1000)
+    p50, p99 = percentile(timings, 50), percentile(timings, 99)
+    return {
+        "frames": len(timings),
+        "ms_per_frame_p50": None if p50 is None else round(p50, 1),
+        "ms_per_frame_p99": None if p99 is None else round(p99, 1),
+        "markers": camera.status()["markers"],
+        "state": camera.status()["state"],
+        "lying": sorted([track.zone, track.card] for track in camera.watcher.lying()),
+    }

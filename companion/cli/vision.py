@@ -4,6 +4,8 @@
     companion vision zones --game chaos-marauders --players 4                 # [[table.readers]] for it
     companion vision enrol --game chaos-marauders REFDIR                      # REFDIR/<card-id>.png
     companion vision enrol --game chaos-marauders --camera camera:0           # card by card on the mat
+    companion vision watch --config table.toml                                # what the camera reads
+    companion vision watch --game chaos-marauders --source sim: --sim-cards 40 --frames 100 --json
 
 Enrolled faces are saved where the table's ``[camera]`` settings read them: beside the event log
 (``--config`` / ``--db`` say where that is) unless ``--out`` names a file.
@@ -47,6 +49,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     enrol.add_argument("--db", type=Path, help="the table's event log (its folder holds the faces)")
     enrol.add_argument("--out", type=Path, help="save the faces here instead")
     enrol.set_defaults(func=run_enrol)
+
+    watch = sub.add_parser("watch", help="run the camera on its own: print what settles, and the figures")
+    watch.add_argument("--config", type=Path, help="settings file: its [camera] section and game")
+    watch.add_argument("--db", type=Path, help="the table's event log (its folder holds the faces)")
+    watch.add_argument("--game", help="the game (default: the configured one)")
+    watch.add_argument("--source", help="frame source spec (default: [camera] source)")
+    watch.add_argument("--players", type=int, help="the mat's players (default: [camera] players)")
+    watch.add_argument("--frames", type=int, default=100, help="frames to read (default 100)")
+    watch.add_argument(
+        "--sim-cards", type=int, default=0, help="with --source sim:, lay this many rendered cards at random"
+    )
+    watch.add_argument("--seed", type=int, default=1, help="with --sim-cards: the random table")
+    watch.add_argument("--json", action="store_true", help="print the figures as JSON")
+    watch.set_defaults(func=run_watch)
 
 
 def _add_mat_arguments(parser: argparse.ArgumentParser) -> None:
@@ -248,3 +264,87 @@ class ProgressBar:
         if done >= total:
             stream.write("\n")
         stream.flush()
+
+
+# ----------------------------------------------------------------------------------------- watch
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    import dataclasses
+    import json
+    import tempfile
+
+    from companion.settings import CameraSettings
+    from vision.service import CameraSetupError, camera_service, watch
+
+    try:
+        settings = load_settings(args.config).with_overrides(db=args.db, game=args.game).checked_game()
+    except SettingsError as exc:
+        return fail(str(exc))
+    camera = settings.camera or CameraSettings()
+    camera = dataclasses.replace(
+        camera, source=args.source or camera.source, players=args.players or camera.players
+    )
+    if args.frames < 1:
+        return fail("--frames must be at least 1")
+    if args.sim_cards and camera.source != "sim:":
+        return fail("--sim-cards lays rendered cards: it needs --source sim:")
+
+    def report(observation: Any) -> None:
+        if not args.json:
+            print(observation)
+
+    with tempfile.TemporaryDirectory(prefix="companion-watch-") as tmp:
+        try:
+            simulated = _simulated_table(settings.game, camera, args, Path(tmp)) if args.sim_cards else None
+            references = simulated[1] if simulated else camera.references_for(settings.db, settings.game)
+            service = camera_service(
+                camera, settings.game, references, report, None, simulated[0] if simulated else None
+            )
+            service.source.open()
+        except (CameraSetupError, ValueError) as exc:  # LayoutError, SourceError: one sentence each
+            return fail(str(exc))
+        try:
+            figures = watch(service, args.frames)
+        finally:
+            service.source.close()
+    if simulated:
+        from collections import Counter
+
+        laid = Counter(simulated[2])
+        seen = Counter((zone, card) for zone, card in figures["lying"])
+        figures["cards_laid"] = sum(laid.values())
+        figures["cards_reported"] = sum(seen.values())
+        figures["wrong"] = sum((seen - laid).values())
+        figures["missed"] = sum((laid - seen).values())
+    figures["source"] = camera.source
+    print(
+        json.dumps(figures)
+        if args.json
+        else "\n".join(f"{k}: {v}" for k, v in figures.items() if k != "lying")
+    )
+    return 0
+
+
+def _simulated_table(
+    game: str, camera: Any, args: argparse.Namespace, folder: Path
+) -> tuple[Any, Path, list[Any]]:
+    """A rendered table with ``--sim-cards`` random cards, faces enrolled in ``folder``: (its frame
+    source, the faces' file, the (zone, card) pairs a camera can see)."""
+    import random
+
+    from vision.camera_table import RenderedSource, RenderedTable, lay_random_cards, visible_cards
+    from vision.references import ReferenceSet
+    from vision.synth import card_faces
+    from vision.zones import load_layout
+
+    rng = random.Random(args.seed)
+    ids = [str(card["id"]) for card in find_bundle(game).cards() or ()]
+    faces = card_faces(ids, rng)
+    references = folder / "references.npz"
+    ReferenceSet.from_faces(faces).save(references)
+    table = RenderedTable(
+        load_layout(game, camera.players), {f.card: f.image for f in faces}, rng, hand_frames=0
+    )
+    lay_random_cards(table, args.sim_cards, rng)
+    return RenderedSource(table, fps=0), references, visible_cards(table)

@@ -3,6 +3,7 @@ and the camera service placing recognised cards in the mat's zones (a scripted r
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cli import main
 from companion.observations import CardGone, CardSighted
 from vision.camera_table import RenderedSource, RenderedTable
 from vision.capture import FolderSource, Frame
@@ -174,3 +176,23 @@ def test_a_frame_without_the_mat_counts_for_nothing(tmp_path):
     blank = np.full((720, 1280, 3), 90, np.uint8)
     assert service.step(Frame(blank, 0.0, 1)) == []
     assert service.status()["state"] == "no mat"
+
+
+def test_the_watch_command_reads_a_rendered_table_and_prints_its_figures(capsys):
+    argv = ["vision", "watch", "--game", "chaos-marauders", "--players", "2", "--source", "sim:"]
+    assert main([*argv, "--sim-cards", "8", "--frames", "6", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["frames"] == 6 and figures["markers"] == 10 and figures["state"] == "watching"
+    assert figures["wrong"] == 0 and figures["cards_reported"] + figures["missed"] == figures["cards_laid"]
+    assert figures["cards_reported"] >= figures["cards_laid"] - 1
+    assert 0 < figures["ms_per_frame_p50"] <= figures["ms_per_frame_p99"]
+
+
+def test_the_watch_command_says_in_one_line_what_is_missing(capsys, tmp_path):
+    argv = ["vision", "watch", "--game", "chaos-marauders", "--db", str(tmp_path / "t.sqlite3")]
+    assert main([*argv, "--source", "usb:0"]) == 2
+    assert main([*argv, "--source", "camera:0"]) == 2
+    first, second = capsys.readouterr().err.strip().splitlines()
+    assert first == "companion vision: frame source 'usb:0': unknown kind 'usb' (camera, file, folder or sim)"
+    assert second.startswith("companion vision: no enrolled card faces at ")
+    assert second.endswith("run `companion vision enrol --game chaos-marauders REFDIR`")
