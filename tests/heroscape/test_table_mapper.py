@@ -66,6 +66,13 @@ def test_a_card_on_the_pickers_army_reader_drafts_it() -> None:
     assert after.draft is not None and after.draft.order[after.draft.index] == 1  # Ben picks next
 
 
+def test_a_card_laid_before_the_draft_roll_waits_for_it() -> None:
+    state = new("deadly-wall-of-water", 2, army="draft")
+    note = MAPPER.placed(ARMY_OF[1], "sonlen", position(state, "deadly-wall-of-water"), None)
+    assert isinstance(note, Note)
+    assert note.text == "Sonlen on Ben's army cards: not yet (Who drafts first: Ann rolls the d20)"
+
+
 def test_a_card_on_another_players_reader_in_the_draft_is_a_notice() -> None:
     state = drafting()
     translation = MAPPER.placed(ARMY_OF[1], "sonlen", position(state, "deadly-wall-of-water"), None)

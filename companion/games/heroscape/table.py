@@ -52,6 +52,10 @@ class HeroScapeMapper:
         seat = zone.player
         what = f"{self.shown_title(card_id)} on {zone.label(position.names)}"
         payload: dict[str, JSON] = {"kind": "add_card", "player": seat, "card": card_id}
+        if state.phase == "rolloff" and not state.started and not state.sides[seat].ready:
+            # The draft's opening roll (or the placement roll) comes first: nothing is picked yet.
+            asked = position.prompt.text if position.prompt is not None else "the roll-off"
+            return Note(f"{what}: not yet ({asked})")
         if state.phase == "draft" and state.draft is not None:
             picker = state.draft.order[state.draft.index]
             if picker != seat:
