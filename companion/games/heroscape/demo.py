@@ -154,7 +154,12 @@ def kit(rng: random.Random) -> HeroScapeDemo:
 
 
 class HeroScapeHands:
-    """Army cards on the army readers, dice on the device, the next button; the rest as the phones."""
+    """Army cards on the army readers, dice on the device, the next button; the rest as the phones.
+
+    A physical act is never repeated through the control page: once a tag is laid, a die thrown or a
+    button pressed, the table answers in its own time (the wait is only so the next step reads the
+    new position); the phones act only where the device has no such thing (no tag left, no die).
+    """
 
     def __init__(self, table: DemoTable, device: TableDevice, seats: int) -> None:
         self._table = table
@@ -163,7 +168,7 @@ class HeroScapeHands:
         self._tags = card_tags()
         self._where: dict[str, int] = {}
         self._pause = threading.Event()  # never set: waited on with a timeout
-        self._timeout = 2.0
+        self._timeout = 5.0
         self.physical = 0
         self.direct = 0
 
@@ -195,7 +200,8 @@ class HeroScapeHands:
         before = self._table.position().seq
         self._device.put_tag(seat, uid)
         self._where[uid] = seat
-        return self._table.wait_after(before, self._timeout)
+        self._table.wait_after(before, self._timeout)
+        return True
 
     def _lift_card(self, card: str, seat: int) -> bool:
         uid = next((u for u, r in self._where.items() if r == seat and self._tags[u] == card), None)
@@ -204,16 +210,19 @@ class HeroScapeHands:
         before = self._table.position().seq
         self._device.remove_tag(seat, uid)
         del self._where[uid]
-        return self._table.wait_after(before, self._timeout)
+        self._table.wait_after(before, self._timeout)
+        return True
 
     def _roll(self, payload: Mapping[str, Any]) -> bool:
+        faces = [self._table.die_face(str(payload["die"]), str(symbol)) for symbol in payload["faces"]]
+        if any(found is None for found in faces):
+            return False  # the device has no such die: the phone enters the roll
         before = self._table.position().seq
-        for symbol in payload["faces"]:
-            found = self._table.die_face(str(payload["die"]), str(symbol))
-            if found is None:
-                return False
+        for found in faces:
+            assert found is not None
             self._device.roll(*found)
-        return self._table.wait_after(before, self._timeout)
+        self._table.wait_after(before, self._timeout)
+        return True
 
     def _next_declines(self, position: LivePosition) -> bool:
         prompt = position.prompt
@@ -223,7 +232,8 @@ class HeroScapeHands:
         before = self._table.position().seq
         self._device.press(self._next)
         self._device.release(self._next)
-        return self._table.wait_after(before, self._timeout)
+        self._table.wait_after(before, self._timeout)
+        return True
 
     def clear(self) -> None:
         for uid, reader in list(self._where.items()):
