@@ -30,6 +30,12 @@ log = logging.getLogger(__name__)
 REFIND_EVERY = 50
 """Frames between two searches for the mat (a camera bumped is found again within seconds)."""
 STATUS_EVERY_S = 2.0
+PROBLEMS = {
+    "no mat": "cannot see the mat's markers (is the mat in view, and lit?)",
+    "reconnecting": "no frames: reconnecting",
+    "ended": "the recording has ended",
+}
+"""States worth a notice on the TV, in words."""
 
 
 class Detected(Protocol):
@@ -175,6 +181,9 @@ class CameraService:
         }
         if detail:
             status["detail"] = detail
+        problem = detail or PROBLEMS.get(self._state)
+        if problem:  # the TV lists device notices: players see why the camera reads nothing
+            status["notices"] = [{"level": "warning", "text": f"Camera: {problem}"}]
         return status
 
     def _report(self, force: bool = False, detail: str = "") -> None:

@@ -121,7 +121,13 @@ def _start_camera(settings: Settings, session: SessionPort, table: Table, frames
         camera = camera_service(settings.camera, settings.game, references, table.observe, report, frames)
     except CameraSetupError as exc:
         log.error("camera not started: %s", exc)
-        report({"state": "error", "detail": str(exc)})
+        report(
+            {
+                "state": "error",
+                "detail": str(exc),
+                "notices": [{"level": "warning", "text": f"Camera: {exc}"}],
+            }
+        )
         return None
     camera.start()
     return camera

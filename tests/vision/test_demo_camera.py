@@ -107,6 +107,8 @@ def test_a_camera_without_enrolled_faces_says_so_and_the_table_plays_on(game: Se
         assert (
             status["state"] == "error" and "companion vision enrol --game chaos-marauders" in status["detail"]
         )
+        texts = [str(n.get("text")) for n in game.view()["notices"]]
+        assert any(t.startswith("Camera: no enrolled card faces at") for t in texts)
 
 
 @pytest.fixture
