@@ -27,9 +27,9 @@ from companion.table import TagRegistry
 from firmware_bridge.virtual import VirtualSettings, VirtualTable
 from tests.integration.waiting import wait_until
 
-SEATS = 2
-MAX_STEPS = 3000
-"""A two-player Deadly Wall of Water takes a few hundred inputs; this bounds a game that never ends."""
+MAX_STEPS = 5000
+"""A game takes a few hundred inputs (two players: Deadly Wall of Water; four: Rogue Hive); this bounds
+a game that never ends."""
 
 
 class Clock:
@@ -42,16 +42,21 @@ class Clock:
         return self.now
 
 
+@pytest.fixture(params=[2, 4], ids=["two players", "four players"])
+def seats(request: pytest.FixtureRequest) -> int:
+    return int(request.param)
+
+
 @pytest.fixture
-def kit() -> HeroScapeDemo:
+def kit(seats: int) -> HeroScapeDemo:
     demo = HeroScapeDemo(random.Random(11))
-    demo.layout(SEATS)
+    demo.layout(seats)
     return demo
 
 
 @pytest.fixture
-def device(kit: HeroScapeDemo) -> Iterator[VirtualTable]:
-    layout = kit.layout(SEATS)
+def device(kit: HeroScapeDemo, seats: int) -> Iterator[VirtualTable]:
+    layout = kit.layout(seats)
     table = VirtualTable(
         VirtualSettings(readers=layout.readers, dice=layout.dice, buttons=layout.buttons, seed=11)
     )
@@ -61,9 +66,9 @@ def device(kit: HeroScapeDemo) -> Iterator[VirtualTable]:
 
 
 @pytest.fixture
-def wired(tmp_path: Path, kit: HeroScapeDemo, device: VirtualTable) -> Iterator[Session]:
+def wired(tmp_path: Path, kit: HeroScapeDemo, device: VirtualTable, seats: int) -> Iterator[Session]:
     db = tmp_path / "table.sqlite3"
-    table_section = dict(kit.layout(SEATS).table)
+    table_section = dict(kit.layout(seats).table)
     settings = Settings(db=db, serial_port=device.path, game="heroscape", extra={"table": table_section})
     with Session(db) as session:
         with adapters(settings, session):
@@ -83,7 +88,7 @@ def inputs(session: Session, source: str, kind: str) -> list[dict[str, Any]]:
 
 
 def test_the_demo_plays_a_whole_game_through_the_virtual_device(
-    wired: Session, kit: HeroScapeDemo, device: VirtualTable
+    wired: Session, kit: HeroScapeDemo, device: VirtualTable, seats: int
 ) -> None:
     session = wired
     assert wait_until(session, lambda: firmware(session).get("state") == "connected")
@@ -97,7 +102,7 @@ def test_the_demo_plays_a_whole_game_through_the_virtual_device(
     hands = kit.hands(SessionTable(session, Dice.load(), dice), device)
     clock = Clock()
     demo = SimulatedTable(
-        session, find_bundle("heroscape"), kit, DemoBrain(kit, rng), hands, seats=SEATS, clock=clock
+        session, find_bundle("heroscape"), kit, DemoBrain(kit, rng), hands, seats=seats, clock=clock
     )
     demo.new_game()
 
@@ -115,7 +120,7 @@ def test_the_demo_plays_a_whole_game_through_the_virtual_device(
     added = inputs(session, "table", "add_card")
     assert added and all(entry["observation"]["type"] == "tag_placed" for entry in added)  # type: ignore[index]
     tags = card_tags()
-    for seat in range(SEATS):
+    for seat in range(seats):
         on_reader = sorted(tags[raw.hex().upper()] for raw in device.table.tags[seat])
         assert on_reader == sorted(u["card"] for u in game["players"][seat]["army"])
     # Every die was thrown on the device: initiative, attack and defence rolls.
@@ -128,6 +133,7 @@ def test_the_demo_plays_a_whole_game_through_the_virtual_device(
     assert inputs(session, "firmware", "end_turn")
     assert inputs(session, "control", "place_markers")
     assert hands.physical > hands.direct
+    assert len(game["players"]) == seats
     assert game["round"] >= 2 and len(session.history(limit=5000)) > 100
     notices = [str(n.get("text")) for n in view["notices"]]
     assert not [n for n in notices if "refused" in n or "internal error" in n]
