@@ -188,7 +188,8 @@
     var orderSeats = (game.initiative && game.initiative.order) || [];
     if (game.rolloff) {
       var purposes = { initiative: "Initiative", draft: "Who drafts first", hive: "Who controls the Hive", placement: "Who places first", first: "Who goes first" };
-      box.appendChild(el("p", "hs-muted", (purposes[game.rolloff.purpose] || "Roll-off") + ": d20 each"));
+      var how = game.rolloff.purpose === "first" ? ": skulls on six dice" : ": d20 each";
+      box.appendChild(el("p", "hs-muted", (purposes[game.rolloff.purpose] || "Roll-off") + how));
       var rolled = el("ol", "hs-order");
       game.rolloff.contenders.forEach(function (seat) {
         var p = players[seat] || { name: "?" };
