@@ -350,6 +350,12 @@ def legal(cat: Catalog, state: State, scenario: Scenario, sets: int) -> list[Act
             out.extend(marker_layouts(state, seat))
     elif asked.kind == "turn":
         out.extend(attacks(cat, state))
+    elif asked.kind == "flood" and isinstance(state.top, Ask):
+        # The phone ticks the figures the water sweeps away; here each one alone, and all of them.
+        mine = [f.format() for f in living_figures(state, state.top.seat)]
+        seat = p(state.top.seat)
+        out.extend(Declare(seat, "flooded", (f,)) for f in mine)
+        out.append(Declare(seat, "flooded", tuple(mine)))
     elif asked.kind == "lose-marker" and isinstance(state.top, Ask):
         # The victim names the marker on their own phone (no public choice would keep it secret).
         out.extend(lost_markers(state, state.top))
