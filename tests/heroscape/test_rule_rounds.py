@@ -180,3 +180,17 @@ def test_the_basic_game_first_player_rolls_the_most_skulls_and_players_alternate
 def test_the_basic_game_has_no_rounds_to_limit() -> None:
     with pytest.raises(SetupError, match="no rounds"):
         new("a-long-wait", rounds=5)
+
+
+def test_example_3_markers_on_three_cards_and_the_x_as_a_decoy() -> None:
+    """Example 3: Sonlen first, the Marro Stingers second, the Nagrubs third, the X on Tor-Kul-Na to fake
+    out the opponent: the turns follow 1, 2, 3 and the X is never revealed."""
+    army = ["sonlen", "marro-stingers", "marrden-nagrubs", "tor-kul-na"]
+    mine = ("0:sonlen", "0:marro-stingers", "0:marrden-nagrubs", "0:tor-kul-na")
+    state = battle([army, ["raelin"]], [mine, ("1:raelin",) * 4])
+    cards = [card for seat, _, card in turns_of_round(state) if seat == 0]
+    assert cards == ["0:sonlen", "0:marro-stingers", "0:marrden-nagrubs"]
+    for _ in range(5):
+        state = end_turn(state)
+    assert state.sides[0].revealed == (True, True, True)  # markers 1-3; the X has no turn to reveal
+    assert state.turn is not None and state.turn.unit == "1:raelin"
