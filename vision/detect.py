@@ -135,36 +135,37 @@ def aspect_of(quad: np.ndarray) -> float:
 def fit_sides(points: np.ndarray, rough: np.ndarray, tolerance: float) -> np.ndarray | None:
     """Exact corners: a line fitted to the outline's points along each side of the rough quad (the
     middle of each side, where the rough corners' error does not reach), intersected in turn."""
+    directions = np.roll(rough, -1, axis=0) - rough
+    lengths = np.linalg.norm(directions, axis=1)
+    if lengths.min() < 4:
+        return None
+    units = directions / lengths[:, None]
+    offsets = points[None, :, :] - rough[:, None, :]  # (4 sides, points, 2)
+    along = (offsets * units[:, None, :]).sum(axis=2) / lengths[:, None]
+    across = np.abs(offsets[..., 0] * units[:, None, 1] - offsets[..., 1] * units[:, None, 0])
+    chosen = (along > 0.15) & (along < 0.85) & (across < tolerance + 0.05 * lengths[:, None])
     lines = []
-    for index in range(4):
-        start, end = rough[index], rough[(index + 1) % 4]
-        direction = end - start
-        length = float(np.linalg.norm(direction))
-        if length < 4:
-            return None
-        unit = direction / length
-        offset = points - start
-        along = offset @ unit / length
-        across = np.abs(offset[:, 0] * unit[1] - offset[:, 1] * unit[0])
-        near = points[(along > 0.15) & (along < 0.85) & (across < tolerance + 0.05 * length)]
+    for side in range(4):
+        near = points[chosen[side]]
         if len(near) < 2:
             return None
         vx, vy, x, y = cv2.fitLine(near, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         # Once more without the points far off the first line (a bump where a corner rounds off
         # or a neighbour's edge touches): a robust fit at a fraction of an M-estimator's cost.
         distance = np.abs((near[:, 0] - x) * vy - (near[:, 1] - y) * vx)
-        close = near[distance <= max(1.0, 2 * float(np.median(distance)))]
+        middle = len(distance) // 2
+        close = near[distance <= max(1.0, 2 * float(np.partition(distance, middle)[middle]))]
         if len(close) >= 2:
             vx, vy, x, y = cv2.fitLine(close, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        lines.append((np.float32([vx, vy]), np.float32([x, y])))
+        lines.append((vx, vy, x, y))
     corners = []
     for index in range(4):
-        (d1, p1), (d2, p2) = lines[index - 1], lines[index]
-        cross = d1[0] * d2[1] - d1[1] * d2[0]
+        (dx1, dy1, x1, y1), (dx2, dy2, x2, y2) = lines[index - 1], lines[index]
+        cross = dx1 * dy2 - dy1 * dx2
         if abs(cross) < 1e-3:
             return None
-        t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / cross
-        corners.append(p1 + t * d1)
+        t = ((x2 - x1) * dy2 - (y2 - y1) * dx2) / cross
+        corners.append((x1 + t * dx1, y1 + t * dy1))
     return np.array(corners, np.float32)
 
 
