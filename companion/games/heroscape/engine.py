@@ -70,7 +70,8 @@ from companion.games.heroscape.state import (
     set_side,
 )
 
-RULES_VERSION = "heroscape/engine-1"
+RULES_VERSION = "heroscape/engine-2"
+"""Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 DEFAULT_SCENARIO = "deadly-wall-of-water"
 TEAM_CHOICES = (
     ("scenario", "As the scenario says"),
