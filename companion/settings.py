@@ -56,6 +56,9 @@ class CameraSettings:
     """Frames in a row a card must lie still in one zone before it is played."""
     gone_frames: int = 8
     """Frames in a row a played card must be missing before it counts as lifted."""
+    slots: bool = False
+    """Each slot of a line is a camera zone of its own (``p0-line1-slot3``): the engine is told the
+    slot a card lies in instead of asking. The ``[[table.readers]]`` then list every slot."""
 
     def references_for(self, db: Path, game: str) -> Path:
         """The enrolled faces of ``game``: as configured, else beside the event log."""
@@ -193,6 +196,7 @@ _CAMERA: dict[str, type] = {
     "references": str,
     "settle_frames": int,
     "gone_frames": int,
+    "slots": bool,
 }
 
 
@@ -202,7 +206,7 @@ def _camera(value: Any) -> CameraSettings:
     for key, item in value.items():
         if key not in _CAMERA:
             raise SettingsError(f"unknown setting 'camera.{key}' (known: {', '.join(_CAMERA)})")
-        if isinstance(item, bool) or not isinstance(item, _CAMERA[key]):
+        if isinstance(item, bool) != (_CAMERA[key] is bool) or not isinstance(item, _CAMERA[key]):
             raise SettingsError(f"setting 'camera.{key}': {item!r} has the wrong type")
     for key in ("players", "settle_frames", "gone_frames"):
         if key in value and value[key] < 1:

@@ -73,15 +73,16 @@ class RenderedTable:
 
     # ------------------------------------------------------------------------------- the players
 
-    def place(self, zone: str, card: str) -> LaidCard:
-        """Lays ``card`` face up in the first free slot of ``zone`` (on top of a pile)."""
+    def place(self, zone: str, card: str, slot: int | None = None) -> LaidCard:
+        """Lays ``card`` face up in ``slot`` of ``zone``, else its first free slot (on top of a pile)."""
         if card not in self._faces:
             raise KeyError(f"no face for card {card!r}")
         target = self.layout.zone(zone)
         with self._lock:
             used = {c.slot for c in self._cards if c.zone == zone}
             free = [i for i in range(len(target.slots)) if i not in used]
-            slot = free[0] if free else len(target.slots) - 1  # a pile: on top of the last card
+            if slot is None:
+                slot = free[0] if free else len(target.slots) - 1  # a pile: on top of the last card
             laid = LaidCard(card, zone, slot, self._jittered(target.slots[slot]))
             self._cards.append(laid)
             self._touched(laid)

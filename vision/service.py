@@ -64,6 +64,7 @@ class CameraService:
         on_observation: Observer,
         on_status: Callable[[dict[str, Any]], None] | None = None,
         refind_every: int = REFIND_EVERY,
+        by_slot: bool = False,
     ) -> None:
         self.source = source
         self.layout = layout
@@ -73,6 +74,8 @@ class CameraService:
         self._on_observation = on_observation
         self._on_status = on_status
         self._refind_every = refind_every
+        self._by_slot = by_slot
+        """Name a line's slot as the zone (``p0-line1-slot3``), not the whole line."""
         self._view: MatView | None = None
         self._since_found = 0
         self._state = "starting"
@@ -99,9 +102,9 @@ class CameraService:
         if detections:
             centres = np.float32([d.centre for d in detections]) + np.float32([x0, y0])
             for detection, (x, y) in zip(detections, view.mat_points(centres), strict=True):
-                zone = self.layout.zone_at(float(x), float(y))
-                if zone is not None:  # a card off the zones (in a hand, by the mat) is not in play
-                    sightings.append(Sighting(zone.name, detection.card, detection.confidence, (x, y)))
+                place = self.layout.place_at(float(x), float(y), self._by_slot)
+                if place is not None:  # a card off the zones (in a hand, by the mat) is not in play
+                    sightings.append(Sighting(place, detection.card, detection.confidence, (x, y)))
         settled = self.watcher.update(sightings, frame.at)
         for observation in settled:
             self._on_observation(observation)
@@ -226,7 +229,13 @@ def camera_service(
         raise CameraSetupError(f"{references} is not a set of enrolled faces ({exc})") from None
     settings = WatcherSettings(camera.settle_frames, camera.gone_frames)
     return CameraService(
-        source, layout, Recognizer(faces), settings, on_observation=on_observation, on_status=on_status
+        source,
+        layout,
+        Recognizer(faces),
+        settings,
+        on_observation=on_observation,
+        on_status=on_status,
+        by_slot=camera.slots,
     )
 
 

@@ -51,14 +51,26 @@ class MatZone:
     player: int | None = None
     line: int | None = None
 
-    def reader_entry(self) -> dict[str, Any]:
-        """This zone as a ``[[table.readers]]`` entry of the settings."""
-        entry: dict[str, Any] = {"camera": self.name, "zone": self.kind}
+    def reader_entry(self, slot: int | None = None) -> dict[str, Any]:
+        """This zone (or one ``slot`` of it) as a ``[[table.readers]]`` entry of the settings."""
+        entry: dict[str, Any] = {"camera": self.slot_name(slot), "zone": self.kind}
         if self.player is not None:
             entry["player"] = self.player
         if self.line is not None:
             entry["line"] = self.line
+        if slot is not None:
+            entry["slot"] = slot
         return entry
+
+    def slot_name(self, slot: int | None) -> str:
+        """The name of one of its slots as a zone of its own (``p0-line1-slot3``); its own name for None."""
+        return self.name if slot is None else f"{self.name}-slot{slot}"
+
+    def slot_at(self, x: float) -> int | None:
+        """The slot a point at ``x`` mm lies over (the nearest one; None for a one-card pile)."""
+        if len(self.slots) < 2:
+            return None
+        return min(range(len(self.slots)), key=lambda i: abs(self.slots[i].centre[0] - x))
 
 
 @dataclass(frozen=True)
@@ -95,9 +107,22 @@ class MatLayout:
         """The zone a point of the mat lies in (a card is in the zone its centre is in)."""
         return next((zone for zone in self.zones if zone.area.contains(x, y)), None)
 
-    def reader_entries(self) -> list[dict[str, Any]]:
-        """Every zone as a ``[[table.readers]]`` entry: the camera half of a table's settings."""
-        return [zone.reader_entry() for zone in self.zones]
+    def place_at(self, x: float, y: float, by_slot: bool = False) -> str | None:
+        """The camera zone's name for a card centred at (x, y): its zone, or with ``by_slot`` the
+        slot of a line it lies over (``p0-line1-slot3``), so the engine is told the slot."""
+        zone = self.zone_at(x, y)
+        if zone is None:
+            return None
+        return zone.slot_name(zone.slot_at(x) if by_slot else None)
+
+    def reader_entries(self, by_slot: bool = False) -> list[dict[str, Any]]:
+        """Every zone as a ``[[table.readers]]`` entry: the camera half of a table's settings; with
+        ``by_slot``, every slot of a line as an entry of its own."""
+        entries = []
+        for zone in self.zones:
+            slots = range(len(zone.slots)) if by_slot and len(zone.slots) > 1 else (None,)
+            entries.extend(zone.reader_entry(slot) for slot in slots)
+        return entries
 
 
 def zone_name(kind: str, player: int | None = None, line: int | None = None) -> str:

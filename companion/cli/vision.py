@@ -37,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     zones = sub.add_parser("zones", help="print the [[table.readers]] settings for the mat's zones")
     _add_mat_arguments(zones)
+    zones.add_argument("--slots", action="store_true", help="every slot of a line as a zone ([camera] slots)")
     zones.set_defaults(func=run_zones)
 
     enrol = sub.add_parser("enrol", help="enrol card faces from image files or from the camera")
@@ -116,7 +117,7 @@ def run_zones(args: argparse.Namespace) -> int:
     except LayoutError as exc:
         return fail(str(exc))
     print(f"# The camera zones of the {layout.game} mat for {layout.players} players (companion vision mat)")
-    for entry in layout.reader_entries():
+    for entry in layout.reader_entries(by_slot=args.slots):
         print("\n[[table.readers]]")
         for key, value in entry.items():
             print(f'{key} = "{value}"' if isinstance(value, str) else f"{key} = {value}")

@@ -157,3 +157,24 @@ def test_the_demo_plays_its_cards_on_the_rendered_mat(tmp_path: Path, device: Vi
             for line in range(3):
                 on_mat = sorted(c.card for c in camera.table.cards() if c.zone == f"p{seat}-line{line}")
                 assert on_mat == sorted(c for c in state.boards[seat][line] if c is not None)
+
+
+def test_with_slot_zones_the_camera_tells_the_engine_the_slot(game: Session, tmp_path: Path):
+    rng = random.Random(12)
+    ids = [str(card["id"]) for card in find_bundle(GAME).cards()]
+    faces = card_faces(ids, rng)
+    references = tmp_path / "refs.npz"
+    ReferenceSet.from_faces(faces).save(references)
+    layout = load_layout(GAME, SEATS)
+    table = RenderedTable(layout, {face.card: face.image for face in faces}, rng, hand_frames=0)
+    camera = CameraSettings("sim:", SEATS, references=references, settle_frames=2, gone_frames=2, slots=True)
+    readers = layout.reader_entries(by_slot=True)
+    assert len(readers) == SEATS * 3 * 12 + 2
+    settings = Settings(db=game.db_path, camera=camera, extra={"table": {"readers": readers}})
+    card = "crummy-snotling-slaves"
+    with adapters(settings, game, RenderedSource(table, fps=20)):
+        assert wait_until(game, lambda: game.view()["devices"].get("camera", {}).get("state") == "watching")
+        table.place("p0-line1", card, slot=3)
+        assert wait_until(game, lambda: game.position().state.boards[0][1][3] == card)
+    [entry] = camera_inputs(game)
+    assert entry["observation"]["zone"]["camera"] == "p0-line1-slot3" and entry["action"]["slot"] == 3

@@ -247,3 +247,19 @@ def test_the_zones_command_prints_table_settings_the_table_accepts(capsys):
     printed = tomllib.loads(capsys.readouterr().out)
     config = TableConfig.from_mapping({"readers": printed["table"]["readers"]})
     assert config.camera_zone("p2-line2") is not None and config.camera_zone("p3-line0") is None
+
+
+def test_with_slots_each_slot_of_a_line_is_a_zone_and_a_card_is_named_by_the_slot_it_lies_over(capsys):
+    layout = load_layout("chaos-marauders", 2)
+    line = layout.zone("p1-line0")
+    for index, slot in enumerate(line.slots):
+        x, y = slot.centre
+        assert layout.place_at(x + 4.0, y, by_slot=True) == f"p1-line0-slot{index}"  # a little off: same slot
+        assert layout.place_at(x, y) == "p1-line0"
+    assert layout.place_at(*layout.zone("discard").slots[0].centre, by_slot=True) == "discard"
+    assert main(["vision", "zones", "--game", "chaos-marauders", "--players", "2", "--slots"]) == 0
+    readers = tomllib.loads(capsys.readouterr().out)["table"]["readers"]
+    config = TableConfig.from_mapping({"readers": readers})
+    zone = config.camera_zone("p0-line2-slot11")
+    assert zone is not None and (zone.player, zone.line, zone.slot) == (0, 2, 11)
+    assert len(readers) == 2 * 3 * 12 + 2
