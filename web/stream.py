@@ -22,9 +22,9 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.exceptions import ServiceUnavailable
 
 from companion.engine import JSON
@@ -113,6 +113,7 @@ def events(
     *,
     keepalive: float,
     retry_ms: int,
+    client_gone: Callable[[], bool] = lambda: False,
 ) -> Generator[bytes, None, None]:
     """The text of one stream (counted in ``streams`` already, see ``Streams.reserve``); closes the
     subscription when the client goes or the app stops."""
@@ -123,6 +124,9 @@ def events(
         quiet_since = now()
         # A closed subscription (the session stopped) answers None at once: end instead of spinning.
         while not streams.stopping.is_set() and not subscription.closed:
+            if client_gone():  # the server saw the socket close: free this thread now, not at the
+                log.debug("a stream client went away after %d views", sent)  # next write
+                return
             view = subscription.get(timeout=min(POLL_SECONDS, keepalive))
             if view is not None:
                 yield streams.message(view)
@@ -175,6 +179,8 @@ def stream() -> Response:
         streams,
         keepalive=float(current_app.config["SSE_KEEPALIVE"]),
         retry_ms=int(current_app.config["SSE_RETRY_MS"]),
+        # waitress tells when the client's socket closed (other servers: found at the next write).
+        client_gone=request.environ.get("waitress.client_disconnected") or (lambda: False),
     )
     return Response(
         StartedStream(body),

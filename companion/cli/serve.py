@@ -153,6 +153,10 @@ class Server:
             # A socket error is a client gone mid-answer (a TV switched off while its stream was
             # written): normal at a table, so no traceback; web.stream logs the stream's end.
             log_socket_errors=False,
+            # Keeps a connection with a running request readable, so a closed socket is seen at once
+            # and a stream ends (web.stream asks waitress.client_disconnected) instead of holding its
+            # thread until its next write.
+            channel_request_lookahead=1,
         )
         self._dispatcher = ThreadedTaskDispatcher()
         self._dispatcher.set_thread_count(adj.threads)

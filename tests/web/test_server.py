@@ -164,3 +164,19 @@ def test_a_ten_megabyte_body_through_the_server_is_a_413_in_json(live):
     body["payload"]["players"][0]["name"] = "G" * 10_000_000
     status, answer = post_command(live, body)
     assert status == 413 and answer["reason"] == "the request body is larger than 65536 bytes"
+
+
+def test_a_closed_stream_frees_its_thread_without_waiting_for_a_write(tmp_path):
+    """With a keep-alive of a minute and no view to send, only the server noticing the closed socket
+    can end the stream: a TV switched off must not hold a pool thread until the next write."""
+    with Session(tmp_path / "quiet.sqlite3") as session:
+        config = {"TABLE_PIN": PIN, "SECRET_KEY": "k", "SSE_KEEPALIVE": 60.0}
+        server = serve.Server(create_app(config, session), "127.0.0.1", 0).start()
+        try:
+            stream = open_stream(server)
+            next_view(stream)
+            assert streams_of(server.app).open == 1
+            stream.close()
+            assert streams_of(server.app).wait_all_closed(timeout=5)
+        finally:
+            server.stop()
