@@ -147,3 +147,20 @@ def test_the_demo_plays_a_whole_game_through_the_virtual_device(
     clock.now += 2
     demo.step()
     assert session.view()["status"] == "playing"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_without_the_device_the_demo_plays_any_table_to_the_end(tmp_path: Path, players: int) -> None:
+    """``companion demo --no-device``: no layout is asked for, every action goes straight to the session."""
+    rng = random.Random(players)
+    kit = HeroScapeDemo(rng)
+    with Session(tmp_path / "table.sqlite3") as session:
+        demo = SimulatedTable(session, find_bundle("heroscape"), kit, DemoBrain(kit, rng), seats=players)
+        demo.new_game()
+        for _ in range(MAX_STEPS):
+            demo.step()
+            if session.position().status == "finished":
+                break
+        view = session.view()
+    assert view["status"] == "finished", view["game"]["prompt"]
+    assert len(view["game"]["players"]) == players

@@ -64,7 +64,9 @@ class HeroScapeDemo:
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
-        self._seats = 2
+        self._seats = len(PLAYERS)
+        """The seats ``layout`` was last asked for; without a layout (``--no-device``) the scenario is
+        Rogue Hive, which any demo table (two to four) can play."""
         self._game = HeroScape()
 
     @property
