@@ -5,6 +5,7 @@ action and replays the game)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion.engine import Action, ActionError, Player, Setup
 from companion.games.heroscape import actions
+from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.simulate import choose, play
 from companion.games.heroscape.state import State
 
@@ -157,3 +159,43 @@ def test_any_input_is_accepted_or_refused_in_one_line_never_a_crash(
             GAME.apply(state, GAME.parse_action(raw))
         except ActionError as refused:
             assert str(refused) and "\n" not in str(refused), raw
+
+
+CARD_IDS = st.from_regex(r"[a-z0-9][a-z0-9-]{0,20}", fullmatch=True)
+
+
+@given(st.integers(0, 9), CARD_IDS, st.integers(1, 9), st.integers(1, 9))
+def test_unit_and_figure_names_round_trip(seat: int, card: str, copy: int, number: int) -> None:
+    """``UnitId.parse(u.format()) == u`` and the same for figures (paired parse and format)."""
+    unit = UnitId(seat, card, copy)
+    assert UnitId.parse(unit.format()) == unit
+    figure = unit.figure(number)
+    assert FigureId.parse(figure.format()) == figure
+    if copy == 1:
+        assert "#" not in unit.format()
+
+
+@given(st.text(max_size=30))
+def test_any_text_is_a_name_or_a_one_line_refusal(text: str) -> None:
+    for parse in (UnitId.parse, FigureId.parse):
+        try:
+            parsed = parse(text)
+        except ActionError as refused:
+            assert "\n" not in str(refused)
+        else:
+            assert parse(parsed.format()) == parsed
+
+
+@settings(max_examples=10)
+@given(setups(), st.integers(0, 2**32), st.integers(0, 200))
+def test_every_legal_action_survives_the_codec(setup: Setup, seed: int, steps: int) -> None:
+    """What the engine lists goes out as JSON and comes back the same action (the event log stores it)."""
+    rng = random.Random(seed)
+    state: State = GAME.new_game(setup)
+    for _ in range(steps):
+        action = choose(GAME, state, rng)
+        if action is None:
+            break
+        state = GAME.apply(state, action)[0]
+    for action in GAME.legal_actions(state):
+        assert GAME.parse_action(json.loads(json.dumps(GAME.format_action(action)))) == action
