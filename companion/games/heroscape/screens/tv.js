@@ -128,7 +128,7 @@
     box.appendChild(el("p", "hs-attack-who", shown.kind === "fall" ? shown.defender_label : shown.attacker_label + " → " + shown.defender_label));
     var dice = el("div", "hs-dice");
     var defending = shown.kind === "attack";
-    dice.appendChild(dieRow(shown.attack_dice + " att", shown.attack_faces, pending ? shown.attack_dice : 0, "skull"));
+    dice.appendChild(dieRow(shown.attack_dice + (shown.kind === "fall" ? " dice" : " att"), shown.attack_faces, pending ? shown.attack_dice : 0, "skull"));
     if (defending && (!pending || shown.stage === "defense")) {
       dice.appendChild(dieRow(shown.defense_dice + " def", shown.defense_faces, pending ? shown.defense_dice : 0, "shield"));
     }
