@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from pathlib import Path
 
@@ -82,3 +83,24 @@ def test_a_second_companion_on_the_log_is_refused(tmp_path: Path) -> None:
         assert "another session" in one_line(exc)
     finally:
         first.stop()
+
+
+def test_a_game_this_program_does_not_know_is_a_notice_without_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A log whose current game comes from a newer program (a game or rules this one lacks) still
+    opens: the table can start a new game, and the TV says why the old one was not resumed."""
+    path = tmp_path / "table.db"
+    start(path).stop()
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "INSERT INTO games (game, setup, rules_version, created) VALUES (?, ?, ?, ?)",
+            ("space-orcs", '{"game": "space-orcs", "players": [{"name": "Zog"}]}', "space-orcs/9", 1.0),
+        )
+    session = start(path)
+    try:
+        notices = [n["text"] for n in session.view()["notices"]]
+        assert len(notices) == 1 and "game #1 (space-orcs) cannot be resumed" in notices[0]
+        assert not [r for r in caplog.records if r.exc_info and r.levelno >= logging.INFO]
+    finally:
+        session.stop()
