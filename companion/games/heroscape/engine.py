@@ -2,8 +2,8 @@
 
 The engine never rolls: every die is an input. It never sees the map: what only the map knows is
 declared. This module checks an action's shape, hands it to the rules module of the moment (armies,
-rounds, combat, powers, glyphs, scenarios) and then settles the position: victory, the next turn, the
-end of a round.
+rounds, combat, powers, glyphs, scenarios; ``answers`` for replies to its questions) and then settles
+the position: victory, then the game's own flow (``rounds.advance``: the next turn, the end of a round).
 """
 
 from __future__ import annotations
@@ -24,7 +24,17 @@ from companion.engine import (
     SetupError,
     SetupOption,
 )
-from companion.games.heroscape import armies, combat, glyphs, powers, prompts, rounds, scenarios, view
+from companion.games.heroscape import (
+    answers,
+    armies,
+    combat,
+    glyphs,
+    powers,
+    prompts,
+    rounds,
+    scenarios,
+    view,
+)
 from companion.games.heroscape.actions import (
     CODEC,
     COMBAT,
@@ -50,7 +60,7 @@ from companion.games.heroscape.actions import (
     UsePower,
 )
 from companion.games.heroscape.catalog import Catalog, Scenario, default_catalog
-from companion.games.heroscape.common import fail, figure_label, malformed, owned_label, who
+from companion.games.heroscape.common import fail, malformed, owned_label, who
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.state import (
     D20 as D20Step,
@@ -64,8 +74,6 @@ from companion.games.heroscape.state import (
     State,
     Unit,
     evolve,
-    pop,
-    push,
     set_figure,
     set_side,
 )
@@ -197,7 +205,7 @@ class HeroScape(Game[State]):
         )
         ev: list[Event] = []
         if mode == "preset":
-            return self._settle(_start_battle(cat, state, scenario, ev), ev)
+            return self._settle(rounds.start_battle(cat, state, scenario, ev), ev)
         if mode == "draft":
             return armies.opening_rolloff(state, "draft")
         return evolve(state, phase="army")
@@ -226,7 +234,7 @@ class HeroScape(Game[State]):
             and isinstance(a, Choose | Declare | Decline | LoseMarker)
             and top.seat == a.player
         ):
-            return _answer(cat, state, scenario, top, a, ev)
+            return answers.answer(cat, state, top, a, ev)
         if isinstance(a, Declare):
             return scenarios.declare(cat, state, scenario, a.player, a.fact, a.figures, ev)
         if state.stack:
@@ -251,7 +259,7 @@ class HeroScape(Game[State]):
             return combat.defense_rolled(cat, state, a.faces, ev)
         if isinstance(top, D20Step):
             _check_roll(state, a, top.seat, D20, 1)
-            return _d20(cat, state, top, int(a.faces[0]), ev)
+            return answers.d20_rolled(cat, state, top, int(a.faces[0]), ev)
         if state.stack or state.phase != "rolloff" or state.rolloff is None:
             fail("No roll is asked for now")
         rolloff = state.rolloff
@@ -273,7 +281,7 @@ class HeroScape(Game[State]):
             state = scenarios.check_victory(cat, state, scenario, ev)
             if state.finished or state.stack:
                 return state
-            state = _advance(cat, state, scenario, ev)
+            state = rounds.advance(cat, state, scenario, ev)
             if state == before:
                 return state
         return state
@@ -407,16 +415,6 @@ def _rolled_off(cat: Catalog, state: State, seat: int, value: int, ev: list[Even
     return rounds.start_turns(cat, evolve(state, order=order), ev)
 
 
-def _start_battle(cat: Catalog, state: State, scenario: Scenario, ev: list[Event]) -> State:
-    state = evolve(state, started=True, draft=None)
-    ev.append(Event("BattleBegins", f"{scenario.title}: the armies are ready", {}))
-    if state.basic:
-        return armies.opening_rolloff(state, "first")
-    if state.army_mode == "premade":
-        return armies.opening_rolloff(state, "placement")
-    return rounds.begin_round(cat, state, scenario, ev)
-
-
 def _army(cat: Catalog, state: State, scenario: Scenario, a: Action, ev: list[Event]) -> State:
     seat = a.player  # type: ignore[attr-defined]
     if state.phase == "draft":
@@ -487,147 +485,6 @@ def _turn_action(cat: Catalog, state: State, a: Action, ev: list[Event]) -> Stat
 def _own_turn(state: State, seat: int) -> None:
     if state.turn is None or state.turn.seat != seat:
         fail("Figures move, and fall, on their own turn")
-
-
-def _answer(cat: Catalog, state: State, scenario: Scenario, ask: Ask, a: Action, ev: list[Event]) -> State:
-    purpose, seat = ask.purpose, ask.seat
-    if isinstance(a, LoseMarker):
-        if purpose != "lose-marker":
-            fail("No marker was taken")
-        return glyphs.marker_lost(state, seat, a.marker, ev)
-    if isinstance(a, Decline):
-        if purpose in ("lose-marker", "wannok-wound", "rebirth", "flood", "siren", "siren-adjacent"):
-            fail("This needs an answer")
-        if purpose == "hive-mind" and state.turn is not None:
-            state = evolve(state, turn=replace(state.turn, hive_mind_offered=True))
-        return pop(state)
-    if isinstance(a, Declare):
-        wanted = {"flood": "flooded", "siren": "siren", "siren-adjacent": "siren-adjacent"}.get(purpose)
-        if a.fact != wanted:
-            fail(f"The answer here is a '{wanted}' declaration" if wanted else "Answer the question asked")
-        state = pop(state)
-        if purpose == "flood":
-            state = scenarios.flooded(cat, state, seat, a.figures, ev)
-        elif purpose == "siren":
-            state = scenarios.siren_wound(cat, state, seat, a.figures, ev)
-        else:
-            state = scenarios.adjacent_wounds(cat, state, seat, a.figures, ev)
-        return rounds.ask_each(state, purpose, [s for s in ask.seats if state.has_figures(s)], ask.source)
-    assert isinstance(a, Choose)
-    option = a.option
-    if purpose == "hive-mind":
-        squads = {u.format() for u in rounds.hive_mind_squads(cat, state)}
-        unit = option.removeprefix("hive-mind:")
-        if unit not in squads:
-            fail("Choose one of your small or medium common Marro squads")
-        turn = state.turn
-        assert turn is not None
-        ev.append(
-            Event(
-                "HiveMind",
-                f"Hive Mind: {who(state, seat)} first takes a turn with "
-                f"{cat.card(UnitId.parse(unit).card).title}",
-                {},
-            )
-        )
-        return evolve(pop(state), turn=replace(turn, hive_mind=unit, hive_mind_offered=True, step="move"))
-    if purpose == "nilrend":
-        return glyphs.nilrend_chosen(cat, state, seat, option, ev)
-    if purpose == "ored":
-        return glyphs.ored_chosen(cat, state, seat, option, ev)
-    if purpose == "wannok":
-        return glyphs.wannok_chosen(state, seat, option, ev)
-    if purpose == "wannok-wound":
-        fid = FigureId.parse(option)
-        if fid.seat != seat or state.figure(fid) is None or not state.figure(fid).alive:  # type: ignore[union-attr]
-            fail("Choose one of your figures on the battlefield")
-        state, _ = combat.wound(cat, pop(state), fid, 1, None, ev)
-        return state
-    if purpose == "rebirth":
-        if option not in powers.rebirth_cards(cat, state, seat):
-            fail("Choose a squad with a destroyed figure")
-        return powers.revive(cat, pop(state), seat, option, ev)
-    if purpose == "rebirth-offer" and option == "roll":
-        power = powers.rebirth_offered(cat, state)
-        assert power is not None and state.turn is not None
-        ev.append(
-            Event("PowerUsed", f"{power.name}: roll the d20 ({power.number('threshold')} or higher)", {})
-        )
-        return push(
-            pop(state), D20Step(seat, "power", power.id, state.turn.unit, "", power.number("threshold"))
-        )
-    if purpose == "drink" and option == "roll":
-        return push(pop(state), D20Step(seat, "drink", "waters-of-life", target=ask.subject))
-    fail("That is not one of the choices")
-
-
-def _d20(cat: Catalog, state: State, step: D20Step, value: int, ev: list[Event]) -> State:
-    if step.purpose == "power":
-        return powers.power_rolled(cat, state, step, value, ev)
-    if step.purpose == "glyph":
-        return glyphs.glyph_rolled(cat, state, step, value, ev)
-    if step.purpose == "wannok":
-        return glyphs.wannok_rolled(cat, state, step, value, ev)
-    if step.purpose == "drink":
-        return scenarios.drink_rolled(cat, state, step, value, ev)
-    if step.purpose == "flood":
-        return scenarios.flood_rolled(state, step, value, list(state.order), ev)
-    fid = FigureId.parse(step.target)  # an extreme fall
-    state = pop(state)
-    if value >= step.threshold:
-        ev.append(Event("FallSurvived", f"{figure_label(cat, state, fid)} survives the fall: {value}", {}))
-        return state
-    ev.append(Event("FallFatal", f"{value}: the fall is fatal", {}))
-    return combat.destroy(cat, state, fid, None, ev)
-
-
-def _advance(cat: Catalog, state: State, scenario: Scenario, ev: list[Event]) -> State:
-    """One step of the game's own progress once nothing is waiting for an answer."""
-    phase = state.phase
-    if phase == "army" and all(side.ready for side in state.sides):
-        return _start_battle(cat, state, scenario, ev)
-    if phase == "draft" and state.draft is None:
-        return _start_battle(cat, state, scenario, ev)
-    if phase == "markers" and not rounds.must_place(state):
-        return rounds.after_markers(cat, state, scenario, ev)
-    if phase == "turns" and state.turn is not None and state.turn.step == "ending":
-        turn = state.turn
-        steps: list[Ask] = list(reversed(scenarios.after_turn_steps(cat, state, scenario)))
-        if powers.rebirth_offered(cat, state) is not None:
-            steps.insert(0, Ask(turn.seat, "rebirth-offer", "marro-rebirth"))  # asked after the others
-        return push(evolve(state, turn=replace(turn, step="after")), *steps)
-    if phase == "turns" and state.turn is not None and state.turn.step == "after":
-        return rounds.finish_turn(cat, state, ev)
-    if phase == "round_end":
-        order = list(state.order)
-        steps = [
-            *scenarios.round_end_steps(cat, state, scenario, order),
-            *reversed(glyphs.wannok_rolls(state)),
-        ]
-        return push(evolve(state, phase="closing"), *steps)
-    if phase == "closing":
-        return _close_round(cat, state, scenario, ev)
-    return state
-
-
-def _close_round(cat: Catalog, state: State, scenario: Scenario, ev: list[Event]) -> State:
-    ev.append(Event("RoundEnded", f"Round {state.round} is over", {"round": state.round}))
-    if state.round_limit and state.round >= state.round_limit:
-        return scenarios.at_round_limit(cat, state, scenario, ev)
-    if scenario.has("rogue-hive"):
-        state = evolve(state, hive_controller=None)
-        for seat in range(state.seats):
-            side = state.sides[seat]
-            if not side.out and not state.has_figures(seat):
-                ev.append(
-                    Event(
-                        "PlayerOut",
-                        f"{who(state, seat)} has no figures left: out of the game",
-                        {"seat": seat},
-                    )
-                )
-                state = set_side(state, seat, replace(side, out=True))
-    return rounds.begin_round(cat, evolve(state, round=state.round + 1), scenario, ev)
 
 
 def _correct(cat: Catalog, state: State, a: CorrectWounds | CorrectStatus, ev: list[Event]) -> State:

@@ -11,8 +11,10 @@ first, then players alternate, each turn with a card of their choice.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from companion.engine import Event
+from companion.games.heroscape import armies, glyphs, powers, scenarios
 from companion.games.heroscape.catalog import Catalog, Scenario
 from companion.games.heroscape.common import acting_pool, fail, unit_label, who
 from companion.games.heroscape.ids import UnitId
@@ -221,3 +223,65 @@ def ask_each(state: State, purpose: str, seats: Sequence[int], source: str = "")
     if not seats:
         return state
     return push(state, Ask(seats[0], purpose, source, seats=tuple(seats[1:])))
+
+
+# ------------------------------------------------------------------------------- the game's flow
+
+
+def start_battle(cat: Catalog, state: State, scenario: Scenario, ev: list[Event]) -> State:
+    state = evolve(state, started=True, draft=None)
+    ev.append(Event("BattleBegins", f"{scenario.title}: the armies are ready", {}))
+    if state.basic:
+        return armies.opening_rolloff(state, "first")
+    if state.army_mode == "premade":
+        return armies.opening_rolloff(state, "placement")
+    return begin_round(cat, state, scenario, ev)
+
+
+def advance(cat: Catalog, state: State, scenario: Scenario, ev: list[Event]) -> State:
+    """One step of the game's own progress once nothing is waiting for an answer."""
+    phase = state.phase
+    if phase == "army" and all(side.ready for side in state.sides):
+        return start_battle(cat, state, scenario, ev)
+    if phase == "draft" and state.draft is None:
+        return start_battle(cat, state, scenario, ev)
+    if phase == "markers" and not must_place(state):
+        return after_markers(cat, state, scenario, ev)
+    if phase == "turns" and state.turn is not None and state.turn.step == "ending":
+        turn = state.turn
+        steps: list[Ask] = list(reversed(scenarios.after_turn_steps(cat, state, scenario)))
+        if powers.rebirth_offered(cat, state) is not None:
+            steps.insert(0, Ask(turn.seat, "rebirth-offer", "marro-rebirth"))  # asked after the others
+        return push(evolve(state, turn=replace(turn, step="after")), *steps)
+    if phase == "turns" and state.turn is not None and state.turn.step == "after":
+        return finish_turn(cat, state, ev)
+    if phase == "round_end":
+        order = list(state.order)
+        steps = [
+            *scenarios.round_end_steps(cat, state, scenario, order),
+            *reversed(glyphs.wannok_rolls(state)),
+        ]
+        return push(evolve(state, phase="closing"), *steps)
+    if phase == "closing":
+        return close_round(cat, state, scenario, ev)
+    return state
+
+
+def close_round(cat: Catalog, state: State, scenario: Scenario, ev: list[Event]) -> State:
+    ev.append(Event("RoundEnded", f"Round {state.round} is over", {"round": state.round}))
+    if state.round_limit and state.round >= state.round_limit:
+        return scenarios.at_round_limit(cat, state, scenario, ev)
+    if scenario.has("rogue-hive"):
+        state = evolve(state, hive_controller=None)
+        for seat in range(state.seats):
+            side = state.sides[seat]
+            if not side.out and not state.has_figures(seat):
+                ev.append(
+                    Event(
+                        "PlayerOut",
+                        f"{who(state, seat)} has no figures left: out of the game",
+                        {"seat": seat},
+                    )
+                )
+                state = set_side(state, seat, replace(side, out=True))
+    return begin_round(cat, evolve(state, round=state.round + 1), scenario, ev)
