@@ -134,39 +134,51 @@ def aspect_of(quad: np.ndarray) -> float:
 
 def fit_sides(points: np.ndarray, rough: np.ndarray, tolerance: float) -> np.ndarray | None:
     """Exact corners: a line fitted to the outline's points along each side of the rough quad (the
-    middle of each side, where the rough corners' error does not reach), intersected in turn."""
+    middle of each side, where the rough corners' error does not reach), intersected in turn.
+
+    Each line is a total-least-squares fit, done twice: the second time without the points far
+    off the first line (a bump where a corner rounds off, a neighbour's edge touching). The four
+    sides are fitted together, as weighted sums over all points (this runs for every outline).
+    """
     directions = np.roll(rough, -1, axis=0) - rough
     lengths = np.linalg.norm(directions, axis=1)
     if lengths.min() < 4:
         return None
     units = directions / lengths[:, None]
-    offsets = points[None, :, :] - rough[:, None, :]  # (4 sides, points, 2)
-    along = (offsets * units[:, None, :]).sum(axis=2) / lengths[:, None]
-    across = np.abs(offsets[..., 0] * units[:, None, 1] - offsets[..., 1] * units[:, None, 0])
-    chosen = (along > 0.15) & (along < 0.85) & (across < tolerance + 0.05 * lengths[:, None])
-    lines = []
-    for side in range(4):
-        near = points[chosen[side]]
-        if len(near) < 2:
+    dx = points[None, :, 0] - rough[:, None, 0]  # (4 sides, points)
+    dy = points[None, :, 1] - rough[:, None, 1]
+    along = (dx * units[:, None, 0] + dy * units[:, None, 1]) / lengths[:, None]
+    across = np.abs(dx * units[:, None, 1] - dy * units[:, None, 0])
+    weight = ((along > 0.15) & (along < 0.85) & (across < tolerance + 0.05 * lengths[:, None])).astype(
+        np.float32
+    )
+    xs, ys = points[:, 0], points[:, 1]
+    for second in (False, True):
+        count = weight.sum(axis=1)
+        if count.min() < 2:
             return None
-        vx, vy, x, y = cv2.fitLine(near, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        # Once more without the points far off the first line (a bump where a corner rounds off
-        # or a neighbour's edge touches): a robust fit at a fraction of an M-estimator's cost.
-        distance = np.abs((near[:, 0] - x) * vy - (near[:, 1] - y) * vx)
-        middle = len(distance) // 2
-        close = near[distance <= max(1.0, 2 * float(np.partition(distance, middle)[middle]))]
-        if len(close) >= 2:
-            vx, vy, x, y = cv2.fitLine(close, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        lines.append((vx, vy, x, y))
-    corners = []
-    for index in range(4):
-        (dx1, dy1, x1, y1), (dx2, dy2, x2, y2) = lines[index - 1], lines[index]
-        cross = dx1 * dy2 - dy1 * dx2
-        if abs(cross) < 1e-3:
-            return None
-        t = ((x2 - x1) * dy2 - (y2 - y1) * dx2) / cross
-        corners.append((x1 + t * dx1, y1 + t * dy1))
-    return np.array(corners, np.float32)
+        mean_x, mean_y = weight @ xs / count, weight @ ys / count
+        cx, cy = xs[None, :] - mean_x[:, None], ys[None, :] - mean_y[:, None]
+        sxx, syy, sxy = (
+            (weight * cx * cx).sum(axis=1),
+            (weight * cy * cy).sum(axis=1),
+            (weight * cx * cy).sum(axis=1),
+        )
+        angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+        line_x, line_y = np.cos(angle), np.sin(angle)
+        if not second:
+            distance = np.abs(cx * line_y[:, None] - cy * line_x[:, None])
+            spread = (weight * distance).sum(axis=1) / count
+            weight = weight * (distance <= np.maximum(1.0, 2 * spread)[:, None])
+    previous = np.roll(np.arange(4), 1)
+    cross = line_x[previous] * line_y - line_y[previous] * line_x
+    if np.abs(cross).min() < 1e-3:
+        return None
+    gap_x, gap_y = mean_x - mean_x[previous], mean_y - mean_y[previous]
+    t = (gap_x * line_y - gap_y * line_x) / cross
+    return np.stack(
+        [mean_x[previous] + t * line_x[previous], mean_y[previous] + t * line_y[previous]], axis=1
+    ).astype(np.float32)
 
 
 def refine(frame: np.ndarray, quads: np.ndarray, settings: DetectorSettings) -> np.ndarray:
