@@ -60,19 +60,19 @@ def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
         if scale == 1
         else cv2.resize(frame, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
     )
-    if small.ndim == 2:
-        channels = [small]
+    smooth = cv2.GaussianBlur(small, (5, 5), 0)  # once for all channels: they are linear in it
+    if smooth.ndim == 2:
+        channels = [smooth]
     else:
-        blue, green, red = cv2.split(small)
+        blue, green, red = cv2.split(smooth)
         channels = [
-            cv2.cvtColor(small, cv2.COLOR_BGR2GRAY),
+            cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY),
             cv2.addWeighted(red, 1.0, green, -1.0, 128),
             cv2.addWeighted(blue, 1.0, cv2.addWeighted(red, 0.5, green, 0.5, 0), -1.0, 128),
         ]
-    edges = None
-    for channel in channels:
-        found = cv2.Canny(cv2.GaussianBlur(channel, (5, 5), 0), settings.canny_low, settings.canny_high)
-        edges = found if edges is None else cv2.bitwise_or(edges, found)
+    edges = cv2.Canny(channels[0], settings.canny_low, settings.canny_high)
+    for channel in channels[1:]:
+        edges |= cv2.Canny(channel, settings.canny_low, settings.canny_high)
     return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
 
