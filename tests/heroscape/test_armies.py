@@ -281,3 +281,17 @@ def test_every_drafted_army_respects_its_limit_and_the_box() -> None:
     for card in CAT.cards:
         taken = sum(1 for side in state.sides for u in side.units if u.card == card.id)
         assert taken <= card.copies
+
+
+def test_four_players_draft_snakes_with_the_ends_taking_two() -> None:
+    state = drafting(4, [1, 2, 20, 3], points=300)  # Cid first, then Dee, Ann, Ben
+    cards = [
+        "shiori",
+        "raelin",
+        "sonlen",
+        "marro-drudge",
+        "marro-stingers",
+        "marrden-nagrubs",
+        "marro-drudge",
+    ]
+    assert pick_order(state, cards) == [2, 3, 0, 1, 1, 0, 3]

@@ -326,6 +326,8 @@ def test_leaving_engagement_attacks_come_while_the_figures_move() -> None:
 
 
 def test_a_leaving_engagement_skull_is_one_wound_and_can_destroy() -> None:
+    """Example 20: Raelin flies off, but was engaged when she started: the engaged figure rolls its
+    leaving-engagement attack; a skull is a wound, and her fifth destroys her (Life 5)."""
     state = ann_turn("raelin")
     state = act(state, "correct_wounds", player=0, figure="0:raelin", wounds=4)
     state = act(state, "leaving_engagement", player=1, attacker="1:tor-kul-na", defender="0:raelin")
@@ -375,3 +377,13 @@ def test_the_basic_game_ignores_thorian_speed() -> None:
     state = act(state, "choose_card", player=1, unit="1:marro-stingers")
     attack = dict(player=1, attacker="1:marro-stingers/1", defender="0:sgt-drake-alexander")
     assert declared(state, **attack) == (3, 4)
+
+
+def test_teammates_are_not_opponents() -> None:
+    """Team play: teammates play separately but towards a common goal; they do not attack each other."""
+    armies = [["raelin"], ["tor-kul-na"], ["shiori"], ["major-q10"]]
+    orders = [("0:raelin",) * 4, ("1:tor-kul-na",) * 4, ("2:shiori",) * 4, ("3:major-q10",) * 4]
+    state = battle(armies, orders, scenario="sirens-call")
+    assert state.teams == (0, 0, 1, 1)
+    assert "opponent" in refused(state, "attack", player=0, attacker="0:raelin", defender="1:tor-kul-na")
+    assert declared(state, player=0, attacker="0:raelin", defender="2:shiori") == (3, 3)
