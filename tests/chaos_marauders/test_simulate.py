@@ -56,7 +56,7 @@ def test_cli_prints_json_figures(capsys) -> None:
     code = main(["simulate", "chaos-marauders", "--players", "2", "--games", "3", "--seed", "1", "--json"])
     figures = json.loads(capsys.readouterr().out)
     assert code == 0
-    for key in ("games", "games_per_second", "invariant_violations", "actions", "mean_actions_per_game"):
+    for key in ("games", "games_per_second", "games_per_cpu_second", "invariant_violations", "actions"):
         assert key in figures
     assert figures["games"] == 3 and figures["invariant_violations"] == 0
 

@@ -23,10 +23,13 @@ _last_clean: list[tuple[Board, ...] | None] = [None]
 def enforce(f: Facts, state: State, ev: list[Event]) -> State:
     """``state`` with every illegally duplicated card discarded (usually ``state`` itself)."""
     boards = state.boards
-    if boards is _last_clean[0]:
+    last = _last_clean[0]
+    if boards is last:
         return state
+    if last is not None and len(last) != len(boards):
+        last = None
     for seat, board in enumerate(boards):
-        if _CLEAN.get(id(board)) is board:
+        if (last is not None and board is last[seat]) or _CLEAN.get(id(board)) is board:
             continue
         for li, cells in enumerate(board):
             if _CLEAN_LINES.get(id(cells)) is cells:

@@ -189,6 +189,11 @@ def _check_shape(state: State, a: Action) -> None:
 
 
 def _handler(f: Facts, state: State, a: Action) -> Handler:
+    # The two commonest answers first, by exact type (a draw, a placement): one dict lookup where the
+    # isinstance chain below took up to a dozen checks.
+    common = _COMMON.get((type(a), state.top is None))
+    if common is not None:
+        return common
     if isinstance(a, CORRECTIONS):  # hand corrections answer no prompt (corrections.py)
         return corrections.HANDLERS[type(a)]  # type: ignore[return-value]
     if isinstance(a, Shout):
@@ -221,6 +226,18 @@ def _handler(f: Facts, state: State, a: Action) -> Handler:
     if isinstance(a, Roll):
         return _roll_handler(state, a)
     _refuse(f, state)
+
+
+_COMMON: dict[tuple[type, bool], Handler] = {
+    (Draw, True): flow.draw,
+    (Place, True): flow.place,
+    (Place, False): flow.place,
+    (Discard, False): flow.discard_pending,
+    (Shout, True): specials_picks.shout,
+    (Shout, False): specials_picks.shout,
+}
+"""(action type, the stack is empty) -> handler, for answers whose handler nothing else decides; the
+same handlers :func:`_handler`'s chain picks for them."""
 
 
 def _decline_handler(state: State, a: Decline) -> Handler:

@@ -33,6 +33,10 @@ class Facts:
     part: dict[CardId, Part | None]
     machine_parts: dict[str, tuple[CardId, ...]]
     """Machine name -> its card ids, left part first, crew last."""
+    stealable: frozenset[CardId]
+    """Cards Venemous Creeps may take: every card but the purple ones (card reference: Creeps)."""
+    stickable: frozenset[CardId]
+    """Cards a Bozlum Pigsticker may discard: purple cards and Odlugg (card reference: Pigstickers)."""
     line_memo: dict[Cells, tuple[tuple[int, int, int, int, frozenset[str | None]], dict]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -93,6 +97,8 @@ def facts_for(catalog: Catalog) -> Facts:
             name: tuple(c.id for c in sorted(parts, key=lambda c: order[c.part or Part.CREW]))
             for name, parts in machines.items()
         },
+        stealable=frozenset(c.id for c in cards if c.colour is not Colour.PURPLE),
+        stickable=frozenset(c.id for c in cards if c.colour is Colour.PURPLE or c.ability == Ability.ODLUGG),
     )
 
 

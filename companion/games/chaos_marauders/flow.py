@@ -233,6 +233,8 @@ def _pull_parts(
             if other == seat:
                 continue
             for li, cells in enumerate(state.boards[other]):
+                if part not in cells:
+                    continue  # most lines hold no part: looked through in C, not slot by slot
                 for s, c in enumerate(cells):
                     if c != part:
                         continue

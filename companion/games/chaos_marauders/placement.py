@@ -263,11 +263,12 @@ def symbol_in_board(f: Facts, board: Board, card: CardId) -> bool:
     symbol = f.symbol[card]
     if symbol is None:
         return False
-    symbols = f.symbol
+    memo = f.line_memo
     for cells in board:
-        for c in cells:
-            if c is not None and symbols[c] == symbol:
-                return True
+        # The symbols of a line are part of what placing into it depends on (asked at every draw).
+        entry = memo.get(cells) or _line_entry(f, cells)
+        if symbol in entry[0][4]:
+            return True
     return False
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from itertools import compress
 
 from companion.games.chaos_marauders.cards import CardId, Colour
 from companion.games.chaos_marauders.catalog import Ability
@@ -16,7 +16,7 @@ from companion.games.chaos_marauders.placement import (
     line_has,
     tribe_attack,
 )
-from companion.games.chaos_marauders.state import EMPTY_LINE, State
+from companion.games.chaos_marauders.state import EMPTY_LINE, SLOTS, State
 
 # Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
 _ABILITY_HORNED_RAT_STANDARD = Ability.HORNED_RAT_STANDARD
@@ -67,27 +67,29 @@ def attack_targets(
 
 def stick_targets(f: Facts, state: State, seat: int) -> list[Spot]:
     """Purple cards (and Odlugg) in opponents' lines: a Bozlum Pigsticker's victims."""
-
-    def victim(card: CardId) -> bool:
-        return f.colour[card] is _COLOUR_PURPLE or f.ability[card] == _ABILITY_ODLUGG
-
-    return _opponents_cards(state, seat, victim)
+    return _opponents_cards(state, seat, f.stickable)
 
 
 def steal_targets(f: Facts, state: State, seat: int) -> list[Spot]:
     """Non-purple cards in opponents' lines: what Venemous Creeps may take."""
-    return _opponents_cards(state, seat, lambda c: f.colour[c] is not _COLOUR_PURPLE)
+    return _opponents_cards(state, seat, f.stealable)
 
 
-def _opponents_cards(state: State, seat: int, wanted: Callable[[CardId], bool]) -> list[Spot]:
-    """Every card in the lines of ``seat``'s opponents that ``wanted`` accepts, in reading order."""
+_SLOTS = range(SLOTS)
+
+
+def _opponents_cards(state: State, seat: int, wanted: frozenset[CardId]) -> list[Spot]:
+    """Every card in the lines of ``seat``'s opponents that is one of ``wanted``, in reading order."""
+    # The slots are sifted in C (compress over the line's membership map): only the wanted ones are
+    # looked at in Python, and lines holding none are skipped whole.
+    contains = wanted.__contains__
     return [
         (other, li, s)
         for other in range(state.seats)
         if other != seat
         for li, cells in enumerate(state.boards[other])
-        for s, c in enumerate(cells)
-        if c is not None and wanted(c)
+        if not wanted.isdisjoint(cells)
+        for s in compress(_SLOTS, map(contains, cells))
     ]
 
 
