@@ -33,6 +33,9 @@ class Facts:
     part: dict[CardId, Part | None]
     machine_parts: dict[str, tuple[CardId, ...]]
     """Machine name -> its card ids, left part first, crew last."""
+    unshared: dict[CardId | None, str | None]
+    """Per card, the symbol no other card of its line may carry (None: it shares its line freely, or
+    has no symbol); None for an empty slot, so a whole line maps in one pass."""
     stealable: frozenset[CardId]
     """Cards Venemous Creeps may take: every card but the purple ones (card reference: Creeps)."""
     stickable: frozenset[CardId]
@@ -97,6 +100,7 @@ def facts_for(catalog: Catalog) -> Facts:
             name: tuple(c.id for c in sorted(parts, key=lambda c: order[c.part or Part.CREW]))
             for name, parts in machines.items()
         },
+        unshared={None: None} | {c.id: None if c.line_duplicates else c.symbol for c in cards},
         stealable=frozenset(c.id for c in cards if c.colour is not Colour.PURPLE),
         stickable=frozenset(c.id for c in cards if c.colour is Colour.PURPLE or c.ability == Ability.ODLUGG),
     )

@@ -175,6 +175,8 @@ def complete_lines(f: Facts, board: Board) -> int:
 
 
 def count_ability(f: Facts, board: Board, ability: Ability) -> int:
+    if not board_has(f, board, ability):
+        return 0  # the common answer, from the board's remembered abilities
     return sum(1 for cells in board for c in cells if c is not None and f.ability[c] == ability)
 
 
@@ -279,6 +281,9 @@ def reading_order(board: Board) -> list[tuple[int, int]]:
 
 def illegal_duplicates(f: Facts, cells: Cells) -> list[int]:
     """Slots of cards sharing a symbol they may not share in one line (a Cheatin' Git's line)."""
+    symbols = list(filter(None, map(f.unshared.__getitem__, cells)))
+    if len(set(symbols)) == len(symbols):
+        return []  # every new line is asked: the clean answer is found without a loop per slot
     seen: dict[str, int] = {}
     bad: list[int] = []
     for slot, card in enumerate(cells):

@@ -89,6 +89,11 @@ def _make_room(seat: int, line: int, slot: int) -> MakeRoom:
 
 
 @functools.cache
+def _pick(player: int, target: int, line: int, slot: int) -> Pick:
+    return Pick(player, target, line, slot)  # type: ignore[arg-type]
+
+
+@functools.cache
 def _shouts(seats: int, active: int) -> tuple[Shout, ...]:
     return tuple(Shout(seat) for seat in range(seats) if seat != active)  # type: ignore[arg-type]
 
@@ -121,7 +126,7 @@ def legal(f: Facts, state: State) -> list[Action]:
         ]  # type: ignore[arg-type]
         out.append(_decline(top.player))
     elif isinstance(top, CardChoice):
-        out = [Pick(top.player, *spot) for spot in _choice_spots(f, state, top)]  # type: ignore[arg-type]
+        out = [_pick(top.player, *spot) for spot in _choice_spots(f, state, top)]
         out.append(_decline(top.player))
     elif isinstance(top, BlowbackTarget):
         out = [Blast(top.player, q, m) for q, m in blast_targets(f, state, top.player)]  # type: ignore[arg-type]
@@ -198,8 +203,12 @@ def place_options(f: Facts, state: State, top: PlaceStep) -> list[Action]:
         if not (placeable and must_place(f, state, top, card)):
             out.extend(_no_slot_options(f, state, top, card, placeable))
         if drawn and ability == _ABILITY_SNEAKY_GIT:
-            out.extend(Pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))  # type: ignore[arg-type]
-    return list(dict.fromkeys(out))  # two machine cards may need the same room made
+            out.extend(_pick(seat, seat, li, s) for li, s in git_spots(f, state, seat))
+    # Two machine cards may need the same room made; every other answer is listed once already
+    # (one card title at a time), so only those are deduplicated.
+    if sum(1 for a in out if type(a) is MakeRoom) > 1:
+        return list(dict.fromkeys(out))
+    return out
 
 
 def _asked_lines(
