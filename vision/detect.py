@@ -34,6 +34,11 @@ class DetectorSettings:
     max_aspect: float = 2.0
     """Longest long side over short side, averaged over opposite sides: a card is 1.4, perspective
     makes it anything from nearly square to much longer."""
+    bridge: int = 9
+    """An outline that is no card is cut where it is narrower than this (downscaled pixels) and
+    its parts tried: cards joined by a neighbour's edge. 0 turns it off."""
+    bridge_max_area: float = 0.12
+    """Outlines larger than this fraction of the frame are not cut (three large cards are 0.1)."""
     outline_offset: float = 1.5
     refine_reach: float = 6.0
     """How far (full-frame pixels) either side of a coarse side its edge is looked for."""
@@ -94,12 +99,35 @@ def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray
         quad = quad_of(contour, area, settings)
         if quad is not None:
             coarse.append(shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2)
+            continue
+        if area > settings.bridge_max_area * frame_area:
+            continue  # a hand, an arm, a notebook: too big to be two cards joined by an edge
+        for part in cut_bridges(contour, settings.bridge):  # a neighbour's edge touching the card
+            part_area = cv2.contourArea(part)
+            quad = quad_of(part, part_area, settings) if low <= part_area <= high else None
+            if quad is not None:
+                coarse.append(shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2)
     if not coarse:
         return []
     quads = np.array(coarse, np.float32)
     for _ in range(settings.refine_passes):
         quads = refine(frame, quads, settings)
     return list(quads)
+
+
+def cut_bridges(contour: np.ndarray, width: int) -> list[np.ndarray]:
+    """The shapes inside an outline once the parts narrower than ``width`` are cut away: two cards
+    joined by the edge of a third, a card and a spur of the table's grain. The shapes keep their
+    size (an opening: eroded, then grown back); only their corners round off a little."""
+    if width < 2:
+        return []
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h + 2 * width, w + 2 * width), np.uint8)
+    cv2.drawContours(mask, [contour], -1, 255, cv2.FILLED, offset=(width - x, width - y))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return [part + np.int32([x - width, y - width]) for part in parts]
 
 
 def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> np.ndarray | None:

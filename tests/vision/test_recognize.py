@@ -177,3 +177,13 @@ def test_noise_and_random_boxes_never_crash_nor_name_a_card(seed, boxes):
         box = cv2.boxPoints((centre, size, float(rng.uniform(0, 180)))).astype(np.int32)
         cv2.fillConvexPoly(frame, box, tuple(int(c) for c in rng.integers(0, 256, 3)))
     assert the_recognizer().recognize(frame) == []
+
+
+def test_cards_side_by_side_joined_by_stray_lines(deck, recognizer):
+    placements = [synth.Placement(face, (400 + 140 * n, 360), 0, 120) for n, face in enumerate((5, 6, 7))]
+    frame, _ = lay(deck, placements)
+    for x0, x1 in ((300, 342), (458, 482), (598, 622), (738, 800)):  # in the gaps: a pen line, a mat's print
+        cv2.line(frame, (x0, 300), (x1, 300), (20, 20, 20), 2)
+    assert sorted(d.card for d in recognizer.recognize(frame)) == sorted(
+        deck[face].card for face in (5, 6, 7)
+    )
