@@ -25,7 +25,7 @@ from companion.settings import CameraSettings
 from vision.capture import Frame
 from vision.mat import render_mat
 from vision.synth import SKIN_TONES, paste_face
-from vision.zones import MatLayout, load_layout, zone_name
+from vision.zones import MatLayout, Rect, load_layout, zone_name
 
 NOISY_COPIES = 3
 """Differently noisy copies of each drawn table, cycled so no two frames in a row are identical."""
@@ -136,9 +136,9 @@ class RenderedTable:
         if self._hand_frames:
             self._hands.append((laid.corners_mm.mean(axis=0), self._hand_frames))
 
-    def _jittered(self, slot: object) -> np.ndarray:
+    def _jittered(self, slot: Rect) -> np.ndarray:
         """A card laid by hand: a few millimetres off the printed outline, turned a few degrees."""
-        x, y, w, h = slot.x, slot.y, slot.w, slot.h  # type: ignore[attr-defined]
+        x, y, w, h = slot.x, slot.y, slot.w, slot.h
         cx, cy = x + w / 2 + self._rng.uniform(-1.5, 1.5), y + h / 2 + self._rng.uniform(-1.5, 1.5)
         turn = math.radians(self._rng.uniform(-2, 2))
         local = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
