@@ -34,9 +34,12 @@ class DetectorSettings:
     max_aspect: float = 2.0
     """Longest long side over short side, averaged over opposite sides: a card is 1.4, perspective
     makes it anything from nearly square to much longer."""
+    clean_hull: float = 1.02
+    """A clean outline's hull gains at most this much area when closed by four corners; more
+    means a spur or a missing corner, and the outline is cut at its thin parts and read again."""
     bridge: int = 9
-    """An outline that is no card is cut where it is narrower than this (downscaled pixels) and
-    its parts tried: cards joined by a neighbour's edge. 0 turns it off."""
+    """An outline that is not a clean card is cut where it is narrower than this (downscaled
+    pixels) and its parts tried: cards joined by a neighbour's edge. 0 turns it off."""
     bridge_max_area: float = 0.12
     """Outlines larger than this fraction of the frame are not cut (three large cards are 0.1)."""
     outline_offset: float = 1.5
@@ -96,17 +99,21 @@ def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray
         area = cv2.contourArea(contour)
         if not low <= area <= high:
             continue
-        quad = quad_of(contour, area, settings)
-        if quad is not None:
-            coarse.append(shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2)
-            continue
-        if area > settings.bridge_max_area * frame_area:
-            continue  # a hand, an arm, a notebook: too big to be two cards joined by an edge
-        for part in cut_bridges(contour, settings.bridge):  # a neighbour's edge touching the card
-            part_area = cv2.contourArea(part)
-            quad = quad_of(part, part_area, settings) if low <= part_area <= high else None
-            if quad is not None:
-                coarse.append(shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2)
+        quad, clean = quad_of(contour, area, settings)
+        found = []
+        if not clean and area <= settings.bridge_max_area * frame_area:
+            # Not a clean card outline: a neighbour's edge or the table's grain may touch it. Cut
+            # the thin parts away and read what is left (a hand or a notebook is too big to try).
+            for part in cut_bridges(contour, settings.bridge):
+                part_area = cv2.contourArea(part)
+                if (
+                    low <= part_area <= high
+                    and (part_quad := quad_of(part, part_area, settings)[0]) is not None
+                ):
+                    found.append(part_quad)
+        if not found and quad is not None:
+            found = [quad]
+        coarse += [shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2 for quad in found]
     if not coarse:
         return []
     quads = np.array(coarse, np.float32)
@@ -130,27 +137,30 @@ def cut_bridges(contour: np.ndarray, width: int) -> list[np.ndarray]:
     return [part + np.int32([x - width, y - width]) for part in parts]
 
 
-def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> np.ndarray | None:
+def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> tuple[np.ndarray | None, bool]:
+    """The card-shaped quad of an outline (or None), and whether the outline was a clean quad:
+    filling its hull, which four corners enclose with next to nothing added."""
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
     if area < settings.hull_fill * hull_area:
-        return None
+        return None, False
     # The four-sided polygon closest to the hull (by added area): its corners are near the card's
     # even when the outline has a bump or a rounded corner that would mislead a vertex reduction.
     approx = cv2.approxPolyN(hull, 4, epsilon_percentage=-1.0, ensure_convex=True)
     if approx.size != 8:
-        return None
+        return None, False
+    clean = area >= settings.fill * hull_area and cv2.contourArea(approx) <= settings.clean_hull * hull_area
     rough = clockwise(approx.reshape(4, 2).astype(np.float32))
     points = contour.reshape(-1, 2).astype(np.float32)
     quad = fit_sides(points, rough, 2.0)
     if quad is None or not cv2.isContourConvex(quad.astype(np.int32).reshape(-1, 1, 2)):
-        return None
+        return None, False
     if not settings.fill <= cv2.contourArea(quad) / area <= 2 - settings.fill:
-        return None
+        return None, False
     if aspect_of(quad) > settings.max_aspect:
-        return None
+        return None, clean
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return quad if sides[0] + sides[2] <= sides[1] + sides[3] else np.roll(quad, -1, axis=0)
+    return (quad if sides[0] + sides[2] <= sides[1] + sides[3] else np.roll(quad, -1, axis=0)), clean
 
 
 def aspect_of(quad: np.ndarray) -> float:
