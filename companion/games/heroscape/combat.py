@@ -362,7 +362,7 @@ def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: 
         ev.append(Event("Fell", f"{name} falls {levels} levels: an extreme fall, roll the d20", {}))
         return push(state, D20(seat, "extreme-fall", target=fid.format(), threshold=EXTREME_FALL_SURVIVES))
     dice = MAJOR_FALL_DICE if levels >= card.height + MAJOR_FALL else 1
-    kind = "major" if dice == 3 else ""
+    kind = "major" if dice == MAJOR_FALL_DICE else ""
     ev.append(
         Event(
             "Fell",

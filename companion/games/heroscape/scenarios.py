@@ -139,7 +139,7 @@ def declare(
     figures: tuple[str, ...],
     ev: list[Event],
 ) -> State:
-    """A fact of the map a scenario needs, declared by ``seat`` at any time (not as an answer)."""
+    """A fact of the map a scenario needs, declared by ``seat`` during a turn (not as an answer)."""
     if state.phase != "turns" or state.stack:
         fail("Declare that during a turn, when nothing else is waiting for an answer")
     if fact == "exited" and scenario.has("exit-zone"):
