@@ -37,7 +37,7 @@ from companion.games.heroscape.actions import (
 )
 from companion.games.heroscape.armies import affordable, army_points
 from companion.games.heroscape.catalog import Catalog, Scenario
-from companion.games.heroscape.combat import ADJACENT, adjacency_required
+from companion.games.heroscape.combat import ADJACENT, EXTREME_FALL, MAJOR_FALL, adjacency_required
 from companion.games.heroscape.common import (
     acting_pool,
     acting_unit,
@@ -382,12 +382,13 @@ def declarations(cat: Catalog, state: State, scenario: Scenario) -> list[Action]
     if state.finished or state.stack or turn is None:
         return []
     seat = turn.seat
-    pool = [f for f in acting_pool(cat, state) if state.figure(f) is not None and state.figure(f).alive]  # type: ignore[union-attr]
+    pool = acting_pool(cat, state)
     out: list[Action] = []
     if not state.basic and turn.step == "move":
         for fid in pool:
             height = cat.card(fid.unit.card).height
-            out.extend(Fall(p(seat), fid.format(), height + extra) for extra in (0, 10, 20))
+            drops = (0, MAJOR_FALL, EXTREME_FALL)  # a fall, a major fall, an extreme fall
+            out.extend(Fall(p(seat), fid.format(), height + extra) for extra in drops)
             out.extend(
                 LeavingEngagement(p(enemy.seat), enemy.format(), fid.format())
                 for enemy in opponents_figures(state, seat)[:3]
