@@ -15,6 +15,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+NEXT = np.array([1, 2, 3, 0])
+"""Index of each corner's successor (clockwise): ``quad[NEXT]`` is the quad from its second corner."""
+PREVIOUS = np.array([3, 0, 1, 2])
+
 
 @dataclass(frozen=True)
 class DetectorSettings:
@@ -159,13 +163,13 @@ def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> tup
         return None, False
     if aspect_of(quad) > settings.max_aspect:
         return None, clean
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return (quad if sides[0] + sides[2] <= sides[1] + sides[3] else np.roll(quad, -1, axis=0)), clean
+    sides = np.linalg.norm(quad - quad[NEXT], axis=1)
+    return (quad if sides[0] + sides[2] <= sides[1] + sides[3] else quad[NEXT]), clean
 
 
 def aspect_of(quad: np.ndarray) -> float:
     """Long over short, each the mean of two opposite sides (1 for a square)."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - quad[NEXT], axis=1)
     first, second = sides[0] + sides[2], sides[1] + sides[3]
     return float(max(first, second) / max(1e-6, min(first, second)))
 
@@ -178,7 +182,7 @@ def fit_sides(points: np.ndarray, rough: np.ndarray, tolerance: float) -> np.nda
     off the first line (a bump where a corner rounds off, a neighbour's edge touching). The four
     sides are fitted together, as weighted sums over all points (this runs for every outline).
     """
-    directions = np.roll(rough, -1, axis=0) - rough
+    directions = rough[NEXT] - rough
     lengths = np.linalg.norm(directions, axis=1)
     if lengths.min() < 4:
         return None
@@ -208,7 +212,7 @@ def fit_sides(points: np.ndarray, rough: np.ndarray, tolerance: float) -> np.nda
             distance = np.abs(cx * line_y[:, None] - cy * line_x[:, None])
             spread = (weight * distance).sum(axis=1) / count
             weight = weight * (distance <= np.maximum(1.0, 2 * spread)[:, None])
-    previous = np.roll(np.arange(4), 1)
+    previous = PREVIOUS
     cross = line_x[previous] * line_y - line_y[previous] * line_x
     if np.abs(cross).min() < 1e-3:
         return None
@@ -234,7 +238,7 @@ def refine(frame: np.ndarray, quads: np.ndarray, settings: DetectorSettings) -> 
     offsets = np.arange(-reach, reach + step / 2, step, dtype=np.float32)
     spots = np.linspace(0.15, 0.85, samples, dtype=np.float32)
     starts = quads.reshape(sides, 2)
-    ends = np.roll(quads, -1, axis=1).reshape(sides, 2)
+    ends = quads[:, NEXT].reshape(sides, 2)
     lengths = np.linalg.norm(ends - starts, axis=1, keepdims=True)
     directions = (ends - starts) / np.maximum(lengths, 1e-6)
     normals = np.stack([directions[:, 1], -directions[:, 0]], axis=1)  # outward, corners clockwise
@@ -268,8 +272,8 @@ def refine(frame: np.ndarray, quads: np.ndarray, settings: DetectorSettings) -> 
     intercept = np.where(fitted, (sum_o - slope * sum_t) / np.maximum(total, 1), 0)
     line_points = (starts + intercept[:, None] * normals).reshape(count, 4, 2)
     line_directions = (ends + (intercept + slope)[:, None] * normals).reshape(count, 4, 2) - line_points
-    previous_points = np.roll(line_points, 1, axis=1)
-    previous_directions = np.roll(line_directions, 1, axis=1)
+    previous_points = line_points[:, PREVIOUS]
+    previous_directions = line_directions[:, PREVIOUS]
     cross = (
         previous_directions[..., 0] * line_directions[..., 1]
         - previous_directions[..., 1] * line_directions[..., 0]
@@ -287,7 +291,7 @@ def refine(frame: np.ndarray, quads: np.ndarray, settings: DetectorSettings) -> 
 def clockwise(quad: np.ndarray) -> np.ndarray:
     """Corners in clockwise order on screen (y points down), so a face is never read mirrored."""
     x, y = quad[:, 0], quad[:, 1]
-    signed = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    signed = float(np.dot(x, y[NEXT]) - np.dot(x[NEXT], y))
     return quad if signed > 0 else quad[::-1].copy()
 
 

@@ -21,6 +21,9 @@ CENTRE_FROM = 8
 """Enrolled faces needed before their mean face is taken out of every comparison."""
 
 
+SAME = np.array([0, 1, 2, 3])
+HALF_TURN = np.array([2, 3, 0, 1])
+"""The corners of a quad read upside down: its top-left is the old bottom-right."""
 MIN_SIDE = 32
 """A frame smaller than this either way holds no card worth reading."""
 
@@ -115,7 +118,7 @@ class Recognizer:
         """
         starts = [quad]
         if detect.aspect_of(quad) < self.settings.square_below:
-            starts.append(np.roll(quad, -1, axis=0))
+            starts.append(quad[detect.NEXT])
         best, score, margin, corners = self._best_match(frame, starts)
         if score < self.settings.min_score and score >= self.settings.second_look:
             # Close but not sure: an edge may have been found on the border's inside. Look again
@@ -143,7 +146,7 @@ class Recognizer:
         score = float(per_card[best])
         runner_up = float(per_card[order[1]]) if len(order) > 1 else 0.0
         turn = int(best_turn[best])
-        corners = np.roll(starts[turn // 2], 2 * (turn % 2), axis=0)
+        corners = starts[turn // 2][HALF_TURN if turn % 2 else SAME]
         return best, score, score - runner_up, corners
 
 
