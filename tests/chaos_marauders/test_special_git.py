@@ -276,6 +276,9 @@ def test_a_won_sneaky_git_goes_within_three_spaces_of_another_card() -> None:
     assert listed == [Place(0, GIT, 1, 2), Place(0, GIT, 1, 3), Place(0, GIT, 1, 4)]
     with pytest.raises(IllegalActionError, match="must be placed"):
         GAME.apply(state, Discard(0, GIT))
+    prompt = GAME.prompt(state)
+    assert prompt is not None
+    assert prompt.text == "Grotsnik: place the captured Sneaky Git (a Sneaky Git within three spaces of a card)"
     state, _ = play(state, Place(0, GIT, 1, 4))
     assert state.owner_at(0, 1, 4) == 2
 

@@ -342,7 +342,12 @@ def _place_text(f: Facts, state: State, top: PlaceStep, options: Sequence[Choice
     verb = {"capture": "place the captured", "steal": "place the stolen", "shout": "place"}.get(
         top.source, "place"
     )
-    return f"{name}: {verb} {what}{or_discard}"
+    near = (
+        " (a Sneaky Git within three spaces of a card)"
+        if _ABILITY_SNEAKY_GIT in map(f.ability.get, ready)
+        else ""
+    )
+    return f"{name}: {verb} {what}{near}{or_discard}"
 
 
 def _unplaceable_text(f: Facts, state: State, top: PlaceStep, card: str) -> str:
