@@ -20,7 +20,10 @@ from vision import identify
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 THUMBNAIL_HEIGHT = 176
 """Saved faces are scaled to this height: ample for a 44-pixel-high descriptor, small on disk."""
-FORMAT = f"vision-refs-1/patch{identify.PATCH[0]}x{identify.PATCH[1]}/inner{identify.INNER}"
+FORMAT = (
+    f"vision-refs-2/opponent/patch{identify.PATCH[0]}x{identify.PATCH[1]}/inner{identify.INNER}"
+    f"/oversample{identify.OVERSAMPLE}/weights{','.join(f'{w:g}' for w in identify.WEIGHTS)}"
+)
 """Stamp of the descriptor a saved set was built with; another stamp means rebuild on load."""
 
 Progress = Callable[[int, int], None]
