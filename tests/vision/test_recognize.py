@@ -187,3 +187,9 @@ def test_cards_side_by_side_joined_by_stray_lines(deck, recognizer):
     assert sorted(d.card for d in recognizer.recognize(frame)) == sorted(
         deck[face].card for face in (5, 6, 7)
     )
+
+
+def test_a_small_deck_without_centring(deck):
+    small = Recognizer(ReferenceSet.from_faces(deck[:3]))  # under CENTRE_FROM faces: no mean removed
+    frame, _ = lay(deck, [synth.Placement(1, (640, 360), 123, 130), synth.Placement(9, (300, 300), 10, 130)])
+    assert [d.card for d in small.recognize(frame)] == [deck[1].card]  # the unenrolled one gives nothing
