@@ -147,21 +147,24 @@ _KEEP_FRESH = frozenset({Draw, Place, MakeRoom, Shout, ForceDiscard, *CORRECTION
 """Actions during which a just-drawn card stays fresh (open to a Git's forced discard)."""
 
 
-_SHAPE_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...], bool]] = {}
-"""Per action class: its seat fields, its line fields and whether it has a slot (the shape check's
-``getattr`` of absent fields was a large part of a cheap action's cost)."""
+_SHAPE_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = {}
+"""Per action class: its seat fields, its line fields, whether it has a slot and whether it carries
+more to check (the faces of a Roll, the layout of a Reorganise); the shape check's ``getattr`` of
+absent fields was a large part of a cheap action's cost."""
 
 
-def _shape_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+def _shape_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool]:
     known = _SHAPE_FIELDS.get(cls)
     if known is None:
         names = set(getattr(cls, "__dataclass_fields__", ()))
+        more = issubclass(cls, Roll | Reorganise)
         if not names:  # not a dataclass: look for every field on each action
-            return ("player", "target"), ("line", "target_line"), True
+            return ("player", "target"), ("line", "target_line"), True, more
         known = _SHAPE_FIELDS[cls] = (
             tuple(n for n in ("player", "target") if n in names),
             tuple(n for n in ("line", "target_line") if n in names),
             "slot" in names,
+            more,
         )
     return known
 
@@ -169,7 +172,7 @@ def _shape_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
 def _check_shape(state: State, a: Action) -> None:
     """MalformedActionError for what no position could accept: unknown seats, lines, slots, faces."""
     seats = len(state.names)
-    seat_fields, line_fields, has_slot = _shape_fields(type(a))
+    seat_fields, line_fields, has_slot, more = _shape_fields(type(a))
     for name in seat_fields:
         seat = getattr(a, name, None)
         if seat is not None and not 0 <= seat < seats:
@@ -178,9 +181,12 @@ def _check_shape(state: State, a: Action) -> None:
         line = getattr(a, name, None)
         if line is not None and not 0 <= line < LINES:
             raise MalformedActionError(f"{a.kind}.{name}: lines are 0 to {LINES - 1}, not {line}")
-    slot = getattr(a, "slot", None) if has_slot else None
-    if slot is not None and not 0 <= slot < SLOTS:
-        raise MalformedActionError(f"{a.kind}.slot: slots are 0 to {SLOTS - 1}, not {slot}")
+    if has_slot:
+        slot = getattr(a, "slot", None)
+        if slot is not None and not 0 <= slot < SLOTS:
+            raise MalformedActionError(f"{a.kind}.slot: slots are 0 to {SLOTS - 1}, not {slot}")
+    if not more:
+        return
     if isinstance(a, Roll):
         if not a.faces or any(face not in FACES for face in a.faces):
             raise MalformedActionError(f"roll.faces: each face is 'eye' or 'mark', got {list(a.faces)}")
