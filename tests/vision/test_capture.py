@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.settings import CameraSettings, SettingsError, settings_from_mapping
 from vision.capture import (
     CameraSource,
     FolderSource,
@@ -163,3 +164,27 @@ def test_a_camera_that_is_gone_backs_off_and_says_so(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="vision.capture"):
         assert [camera.read() for _ in range(3)] == [None, None, None]
     assert "attempt 3; next in 2.0 s" in caplog.text
+
+
+def test_the_camera_section_is_checked_when_the_settings_load():
+    loaded = settings_from_mapping({"camera": {"source": "folder:/frames", "players": 3, "slots": True}})
+    assert loaded.camera == CameraSettings(source="folder:/frames", players=3, slots=True)
+    assert settings_from_mapping({}).camera is None  # no [camera]: no camera
+    for section, message in [
+        ({"sorce": "camera:0"}, "unknown setting 'camera.sorce'"),
+        ({"players": "4"}, "'camera.players': '4' has the wrong type"),
+        ({"settle_frames": 0}, "'camera.settle_frames' must be at least 1"),
+        ({"slots": 1}, "'camera.slots': 1 has the wrong type"),
+    ]:
+        with pytest.raises(SettingsError, match=message):
+            settings_from_mapping({"camera": section})
+
+
+def test_enrolled_faces_default_to_the_tables_data_folder(tmp_path):
+    camera = CameraSettings()
+    db = tmp_path / "var" / "table.sqlite3"
+    assert (
+        camera.references_for(db, "chaos-marauders")
+        == tmp_path / "var" / "vision" / "chaos-marauders-references.npz"
+    )
+    assert CameraSettings(references=Path("mine.npz")).references_for(db, "x") == Path("mine.npz")

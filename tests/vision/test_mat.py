@@ -11,6 +11,8 @@ import zlib
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.table import TableConfig
@@ -263,3 +265,22 @@ def test_with_slots_each_slot_of_a_line_is_a_zone_and_a_card_is_named_by_the_slo
     zone = config.camera_zone("p0-line2-slot11")
     assert zone is not None and (zone.player, zone.line, zone.slot) == (0, 2, 11)
     assert len(readers) == 2 * 3 * 12 + 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.integers(1, 40),
+    st.integers(0, 2**32 - 1),
+    st.tuples(st.floats(50, 1200), st.floats(50, 1200)),
+)
+def test_any_greyscale_image_survives_the_pdf_writer_byte_for_byte(width, height, seed, page):
+    image = np.random.default_rng(seed).integers(0, 256, (height, width), dtype=np.uint8)
+    data = pdf_bytes(image, page, (page[0] / 2, page[1] / 2))
+    header = re.search(rb"/Width (\d+) /Height (\d+) .*?/Length (\d+) >>\nstream\n", data)
+    assert (int(header.group(1)), int(header.group(2))) == (width, height)
+    start, length = header.end(), int(header.group(3))
+    assert data[start + length : start + length + 10] == b"\nendstream"
+    assert np.array_equal(
+        np.frombuffer(zlib.decompress(data[start : start + length]), np.uint8), image.ravel()
+    )
