@@ -129,12 +129,14 @@ class CameraService:
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 6.0) -> None:
+        """Ends the thread after its current frame, then closes the source (closing a VideoCapture
+        while another thread reads it is not safe; a camera waiting to reconnect wakes within 5 s)."""
         self._stop.set()
-        self.source.close()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+        self.source.close()
 
     def _run(self) -> None:
         try:
