@@ -121,7 +121,8 @@ class CameraSource:
         try:
             self.open()
         except SourceError as exc:
-            log.warning("%s (attempt %d; next in %.1f s)", exc, self._failures, wait)
+            upcoming = RECONNECT_SECONDS[min(self._failures, len(RECONNECT_SECONDS) - 1)]
+            log.warning("%s (attempt %d; next in %.1f s)", exc, self._failures, upcoming)
         else:
             log.info("%s reconnected", self.spec)
 

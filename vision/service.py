@@ -146,9 +146,9 @@ class CameraService:
             self._set_state("error", str(exc))
             if not self.source.spec.startswith("camera:"):
                 return  # a camera is retried by read(); a missing file or folder stays missing
-        log.info(
-            "camera watching %s (%s mat, %d players)", self.source.spec, self.layout.game, self.layout.players
-        )
+        else:
+            layout = self.layout
+            log.info("camera watching %s (%s mat, %d players)", self.source.spec, layout.game, layout.players)
         while not self._stop.is_set():
             frame = self.source.read()
             if frame is None:

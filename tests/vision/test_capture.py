@@ -163,7 +163,7 @@ def test_a_camera_that_is_gone_backs_off_and_says_so(tmp_path, caplog):
         camera.open()
     with caplog.at_level(logging.WARNING, logger="vision.capture"):
         assert [camera.read() for _ in range(3)] == [None, None, None]
-    assert "attempt 3; next in 2.0 s" in caplog.text
+    assert "attempt 3; next in 5.0 s" in caplog.text
 
 
 def test_the_camera_section_is_checked_when_the_settings_load():
