@@ -10,10 +10,6 @@ These are the rulebook's placement rules (p.7) and completion rule (p.9) over on
 
 from __future__ import annotations
 
-import functools
-import operator
-from itertools import compress
-
 from companion.games.chaos_marauders import lines
 from companion.games.chaos_marauders.cards import CardId, Role
 from companion.games.chaos_marauders.catalog import Ability
@@ -135,30 +131,28 @@ def _legal_slots(f: Facts, cells: Cells, card: CardId, near: bool, summary: _Sum
 
 def _line_entry(f: Facts, cells: Cells) -> tuple[_Summary, dict[tuple[CardId, bool], tuple[int, ...]]]:
     """What placing into a line depends on: (last Standard's slot, first Musician's slot, first and
-    last occupied slots (-1 for none), the symbols in the line), with the line's answers so far.
-    (Every new line is summarised once: the slots are sifted in C, not looked at one by one.)"""
-    roles = list(map(f.role.get, cells))  # None for an empty slot
-    occupied = list(map(_is_card, cells))
-    if True in occupied:
-        first = occupied.index(True)
-        last = _LAST - occupied[::-1].index(True)
-        last_standard = _LAST - roles[::-1].index(_ROLE_STANDARD) if _ROLE_STANDARD in roles else -1
-        first_musician = roles.index(_ROLE_MUSICIAN) if _ROLE_MUSICIAN in roles else -1
-        symbols = frozenset(map(f.symbol.__getitem__, compress(cells, occupied)))
-    else:
-        first = last = last_standard = first_musician = -1
-        symbols = frozenset()
-    entry = ((last_standard, first_musician, first, last, symbols), {})
+    last occupied slots (-1 for none), the symbols in the line), with the line's answers so far."""
+    last_standard = first_musician = first = last = -1
+    symbols = set()
+    roles = f.role
+    for i, other in enumerate(cells):
+        if other is None:
+            continue
+        if first < 0:
+            first = i
+        last = i
+        other_role = roles[other]
+        if other_role is _ROLE_STANDARD:
+            last_standard = i
+        elif other_role is _ROLE_MUSICIAN and first_musician < 0:
+            first_musician = i
+        symbols.add(f.symbol[other])
+    entry = ((last_standard, first_musician, first, last, frozenset(symbols)), {})
     memo = f.line_memo
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
     memo[cells] = entry
     return entry
-
-
-_LAST = SLOTS - 1
-_is_card = functools.partial(operator.is_not, None)
-"""``card is not None`` as a C callable, for map and filter."""
 
 
 def is_near(cells: Cells, slot: int) -> bool:
