@@ -1,11 +1,15 @@
 """Card outlines in a frame: convex quadrilaterals of a card's shape, found on a downscaled image.
 
-Edges (Canny on a half-size, smoothed grey image) are thickened by a pixel to close small gaps, and
-each outer outline is kept when it is a clean quadrilateral: its area fills its convex hull (a hand
-lying over a card joins the two into one outline that does not), the hull reduces to four corners
-that fill it too, and its sides have a card's proportions allowing for the camera's perspective.
-Corners come back in full-frame pixels, clockwise on screen, starting with a short side: the quad's
-first edge is the top or the bottom of the card, which identification then tells apart.
+Edges (Canny on the half-size frame, lightly smoothed, in brightness and two opponent colours) are
+thickened by a pixel to close small gaps, and each outer outline is kept when it is a clean
+quadrilateral: its area fills its convex hull (a hand lying over a card joins the two into one
+outline that does not), the hull's closest four-sided polygon gives the sides, lines fitted to the
+outline along them give the corners, and its sides have a card's proportions allowing for the
+camera's perspective. An outline that is not clean is also cut at its thin parts (a neighbour's edge
+or the table's grain touching the card) and the parts read. The corners are then moved onto the
+card's edge at full resolution. They come back in full-frame pixels, clockwise on screen, starting
+with a short side: the quad's first edge is the top or the bottom of the card, which identification
+then tells apart.
 """
 
 from __future__ import annotations
@@ -72,7 +76,9 @@ def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
         if scale == 1
         else cv2.resize(frame, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
     )
-    smooth = cv2.GaussianBlur(small, (5, 5), 0)  # once for all channels: they are linear in it
+    # Smoothed once for all channels (they are linear in it), and only a little: more would merge
+    # the edges of two cards a few pixels apart into one outline.
+    smooth = cv2.GaussianBlur(small, (3, 3), 0)
     if smooth.ndim == 2:
         channels = [smooth]
     else:
