@@ -193,3 +193,10 @@ def test_a_small_deck_without_centring(deck):
     small = Recognizer(ReferenceSet.from_faces(deck[:3]))  # under CENTRE_FROM faces: no mean removed
     frame, _ = lay(deck, [synth.Placement(1, (640, 360), 123, 130), synth.Placement(9, (300, 300), 10, 130)])
     assert [d.card for d in small.recognize(frame)] == [deck[1].card]  # the unenrolled one gives nothing
+
+
+def test_a_line_of_cards_a_few_pixels_apart(deck, recognizer):
+    faces = (10, 11, 12, 13, 14)
+    placements = [synth.Placement(face, (300 + 134 * n, 360), 0, 120) for n, face in enumerate(faces)]
+    frame, _ = lay(deck, placements)  # 14 px of table between neighbours: a mat's slot gap at 720p
+    assert sorted(d.card for d in recognizer.recognize(frame)) == sorted(deck[face].card for face in faces)
