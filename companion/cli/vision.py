@@ -87,8 +87,8 @@ def run_mat(args: argparse.Namespace) -> int:
     suffix = args.out.suffix.lower()
     if suffix not in (".pdf", ".png"):
         return fail(f"--out must end in .pdf or .png, not {args.out.name!r}")
-    if not 50 <= args.dpi <= 600:
-        return fail(f"--dpi must be from 50 to 600, got {args.dpi:g}")
+    if not 50 <= args.dpi <= 300:  # 300 dpi is a 0.2 GB image for a four-player mat already
+        return fail(f"--dpi must be from 50 to 300, got {args.dpi:g}")
     try:
         layout = load_layout(args.game, args.players, args.layout)
     except LayoutError as exc:

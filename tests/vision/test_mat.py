@@ -234,12 +234,17 @@ def test_the_mat_command_writes_pdf_and_png_and_refuses_other_files(tmp_path, ca
     assert "960 × 1697 mm" in capsys.readouterr().out
     assert main(["vision", "mat", "--game", "chaos-marauders", "--out", str(tmp_path / "m.jpg")]) == 2
     assert (
+        main(["vision", "mat", "--game", "chaos-marauders", "--dpi", "900", "--out", str(tmp_path / "m.png")])
+        == 2
+    )
+    assert (
         main(
             ["vision", "mat", "--game", "chaos-marauders", "--players", "9", "--out", str(tmp_path / "x.pdf")]
         )
         == 2
     )
     err = capsys.readouterr().err
+    assert "--dpi must be from 50 to 300, got 900" in err
     assert "--out must end in .pdf or .png" in err and "seats 2 to 4 players, not 9" in err
     assert not (tmp_path / "x.pdf").exists()
 
