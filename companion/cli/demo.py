@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.bundle import DemoHands, DemoKit, GameBundle, LivePosition
 from companion.cli.serve import (
+    ServerError,
     add_server_arguments,
     configure_logging,
     open_session,
@@ -43,6 +44,7 @@ from companion.demo_player import DemoBrain
 from companion.dice import Dice
 from companion.engine import JSON
 from companion.games import UnknownGameError, bundles, find_bundle
+from companion.session import EventLogError
 from companion.session.contract import Command
 from companion.settings import Settings, SettingsError
 from companion.table import TagRegistry, normalise_uid
@@ -198,9 +200,11 @@ def run(args: argparse.Namespace) -> int:
         rng = random.Random(args.seed)
         kit = bundle.load_demo(rng)
         assert kit is not None
+        engine = bundle.load_engine()
+        fewest, most = engine.min_players, min(engine.max_players, len(kit.players))
         seats = args.players or len(kit.players)
-        if not 1 <= seats <= len(kit.players):
-            print(f"companion demo: {bundle.title}'s demo seats 1 to {len(kit.players)}", file=sys.stderr)
+        if not fewest <= seats <= most:
+            print(f"companion demo: {bundle.title} is played by {fewest} to {most} players", file=sys.stderr)
             return 2
         camera = None
         if args.camera:
@@ -212,7 +216,11 @@ def run(args: argparse.Namespace) -> int:
         configure_logging(settings.log_level)
         settings = settings.with_overrides(game=bundle.name)
         with stop_on_signal() as stop:
-            session = open_session(settings)
+            try:
+                session = open_session(settings)
+            except EventLogError as exc:  # the --db given is damaged, newer or locked
+                print(f"companion demo: {exc}", file=sys.stderr)
+                return 1
             try:
                 if args.no_device:
                     with serving(settings, session) as server:
@@ -221,6 +229,9 @@ def run(args: argparse.Namespace) -> int:
                         play(table, STEP_SECONDS / args.speed, stop)
                 else:
                     _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop, camera)
+            except ServerError as exc:  # the port is taken
+                print(f"companion demo: {exc}", file=sys.stderr)
+                return 1
             finally:
                 session.stop()
     return 0
