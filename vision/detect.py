@@ -62,10 +62,6 @@ class DetectorSettings:
     """The thickened edge's outer outline lies this far (in downscaled pixels) outside the card."""
 
 
-def grey_of(frame: np.ndarray) -> np.ndarray:
-    return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-
-
 def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
     """Edges of brightness and of the two opponent colours (red–green, blue–yellow), on the
     downscaled frame: a green border on a brown table is often as bright as the table, never of its
