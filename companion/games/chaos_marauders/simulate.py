@@ -13,13 +13,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import operator
 import random
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import chain, compress
+from itertools import chain
 
 from companion.engine import Action, Player, Setup
 from companion.games.chaos_marauders import lines as line_rules
@@ -126,8 +125,6 @@ FULL_CHECK_EVERY = 64
 game) it also runs the whole :func:`invariant_violations` from scratch."""
 _BITS = 8
 """Bits per card title in a conservation code (a byte: the draw pile's code is its bytes)."""
-_is_card = functools.partial(operator.is_not, None)
-"""``card is not None`` as a C callable, for filter and map."""
 
 
 class Checker:
@@ -152,13 +149,15 @@ class Checker:
         self.weight = dict(zip(f.ids, self.weights, strict=True))
         self.deck_code = sum(card.copies * w for card, w in zip(f.catalog.cards, self.weights, strict=True))
         self.deck_size = sum(card.copies for card in f.catalog.cards)
-        cards = f.catalog.cards
-        self.known = frozenset(card.id for card in cards)
-        self.standard = {card.id: card.role is Role.STANDARD for card in cards}
-        self.musician = {card.id: card.role is Role.MUSICIAN for card in cards}
-        self.unshared = {card.id: None if card.line_duplicates else card.symbol for card in cards}
-        """Per card: is it a Standard, a Musician, and the symbol it may not share with another card
-        of its line (None: it shares freely, or has no symbol)."""
+        self.line_info = {
+            card.id: (
+                card.role is Role.STANDARD,
+                card.role is Role.MUSICIAN,
+                None if card.line_duplicates else card.symbol,
+            )
+            for card in f.catalog.cards
+        }
+        """Per card: is it a Standard, a Musician, and the symbol it may not share in a line."""
         self.pile: tuple[int, ...] | None = None
         self.pile_code = self.pile_size = 0
         self.discard: tuple[str, ...] = ()
@@ -202,32 +201,41 @@ class Checker:
         return problems
 
     def _line_legal(self, cells: Cells) -> bool:
-        """``line_error(cells) is None`` (``line_error`` words a no). The placement rules over a whole
-        line, decided with C-level sifting (filter, map, set) rather than a Python loop per slot:
-        known cards; no two sharing a symbol they may not share; at most one Standard, leftmost of
-        the cards, and one Musician, rightmost; the end slots only for them."""
+        """``line_error(cells) is None``, decided from per-card tuples (``line_error`` words a no)."""
         if len(cells) != SLOTS:
             return False
-        occupied = list(map(_is_card, cells))
-        if True not in occupied:
+        info = self.line_info
+        symbols: set[str] = set()
+        standard = musician = first = last = -1
+        for slot, card in enumerate(cells):
+            if card is None:
+                continue
+            facts = info.get(card)
+            if facts is None:
+                return False
+            if first < 0:
+                first = slot
+            last = slot
+            is_standard, is_musician, symbol = facts
+            if symbol is not None:
+                if symbol in symbols:
+                    return False
+                symbols.add(symbol)
+            if is_standard:
+                if standard >= 0:
+                    return False
+                standard = slot
+            elif is_musician:
+                if musician >= 0:
+                    return False
+                musician = slot
+        if first < 0:
             return True
-        cards = list(compress(cells, occupied))
-        if not self.known.issuperset(cards):
-            return False
-        symbols = list(filter(_is_card, map(self.unshared.__getitem__, cards)))
-        if len(set(symbols)) != len(symbols):
-            return False
-        standard, musician = self.standard, self.musician
-        standards = sum(map(standard.__getitem__, cards))
-        musicians = sum(map(musician.__getitem__, cards))
-        if standards > 1 or musicians > 1:
-            return False
-        first, last = cards[0], cards[-1]
         return (
-            (standards == 0 or standard[first])
-            and (musicians == 0 or musician[last])
-            and (cells[0] is None or standard[cells[0]])
-            and (cells[-1] is None or musician[cells[-1]])
+            (cells[0] is None or standard == 0)
+            and (cells[-1] is None or musician == SLOTS - 1)
+            and (standard < 0 or first == standard)
+            and (musician < 0 or last == musician)
         )
 
     def _conserved(self, state: State) -> bool:
@@ -255,7 +263,7 @@ class Checker:
             board_code = board_size = 0
             for seat, board in enumerate(boards):
                 if seen[seat] is not board:
-                    cards = list(filter(_is_card, chain.from_iterable(board)))
+                    cards = [c for cells in board for c in cells if c is not None]
                     codes[seat] = (sum(map(weight.__getitem__, cards)), len(cards))
                     seen[seat] = board
                 board_code += codes[seat][0]

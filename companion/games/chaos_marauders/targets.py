@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import compress
-
 from companion.games.chaos_marauders.cards import CardId, Colour
 from companion.games.chaos_marauders.catalog import Ability
 from companion.games.chaos_marauders.facts import Facts
@@ -16,7 +14,7 @@ from companion.games.chaos_marauders.placement import (
     line_has,
     tribe_attack,
 )
-from companion.games.chaos_marauders.state import EMPTY_LINE, SLOTS, State
+from companion.games.chaos_marauders.state import EMPTY_LINE, State
 
 # Enum members as module constants: a class attribute lookup on an Enum is slow on the hot path.
 _ABILITY_HORNED_RAT_STANDARD = Ability.HORNED_RAT_STANDARD
@@ -75,21 +73,15 @@ def steal_targets(f: Facts, state: State, seat: int) -> list[Spot]:
     return _opponents_cards(state, seat, f.stealable)
 
 
-_SLOTS = range(SLOTS)
-
-
 def _opponents_cards(state: State, seat: int, wanted: frozenset[CardId]) -> list[Spot]:
     """Every card in the lines of ``seat``'s opponents that is one of ``wanted``, in reading order."""
-    # The slots are sifted in C (compress over the line's membership map): only the wanted ones are
-    # looked at in Python, and lines holding none are skipped whole.
-    contains = wanted.__contains__
     return [
         (other, li, s)
         for other in range(state.seats)
         if other != seat
         for li, cells in enumerate(state.boards[other])
-        if not wanted.isdisjoint(cells)
-        for s in compress(_SLOTS, map(contains, cells))
+        for s, c in enumerate(cells)
+        if c in wanted
     ]
 
 
