@@ -69,6 +69,25 @@ def test_placed_markers_show_only_as_placed_until_revealed() -> None:
     assert theirs is not None and theirs["markers"] is None  # Ben sees nothing of Ann's
 
 
+def test_teammates_see_each_others_markers_and_opponents_see_nothing() -> None:
+    """Rulebook, A Round of Play: "Teammates can look at each other's Markers." Players 1+2 against 3+4."""
+    armies = [["raelin"], ["tor-kul-na"], ["shiori"], ["major-q10"]]
+    state = premade(armies, teams="12-34")
+    orders = [(f"{seat}:{cards[0]}",) * 4 for seat, cards in enumerate(armies)]
+    state = markers(state, 1, *orders[1])
+    ann = GAME.private_view(state, PlayerId(0))
+    assert ann is not None and ann["markers"] is None  # Ann has not placed hers yet
+    (ben,) = ann["teammates"]
+    assert ben["seat"] == 1 and ben["name"] == "Ben"
+    assert {m: ben["markers"][m]["unit"] for m in "123X"} == dict(zip("123X", orders[1], strict=True))
+    for opponent in (2, 3):
+        seen = GAME.private_view(state, PlayerId(opponent))
+        assert seen is not None and "1:tor-kul-na" not in json.dumps(seen)
+        assert [mate["seat"] for mate in seen["teammates"]] == [5 - opponent]
+    alone = GAME.private_view(markers(premade(armies), 1, *orders[1]), PlayerId(0))
+    assert alone is not None and alone["teammates"] == []  # every player alone: nobody to look at
+
+
 def test_the_first_turn_reveals_marker_1_and_nothing_else() -> None:
     shown = public(battle(ARMIES, ORDERS))
     assert unit(shown, 0, "marro-drudge")["revealed_markers"] == ["1"]

@@ -300,22 +300,18 @@ def _result(cat: Catalog, state: State) -> dict[str, JSON]:
 
 
 def private_view(cat: Catalog, state: State, seat: PlayerId) -> dict[str, JSON] | None:
-    """What only ``seat`` may see: its order markers this round (and, when the Glyph of Ored took one
-    from a card, which markers lie there to name the one taken)."""
+    """What only ``seat`` may see: its order markers this round, its teammates' ("Teammates can look at
+    each other's Markers", A Round of Play), and, when the Glyph of Ored took one of its markers from a
+    card, which markers lie there to name the one taken."""
     if not 0 <= seat < state.seats:
         return None
     side = state.sides[seat]
-    markers = None
-    if side.markers is not None:
-        markers = {
-            MARKERS[i]: {
-                "unit": side.markers[i],
-                "title": unit_label(cat, state, UnitId.parse(side.markers[i])),
-                "revealed": i < 3 and side.revealed[i],
-                "removed": side.removed[i],
-            }
-            for i in range(4)
-        }
+    markers = _markers(cat, state, seat)
+    teammates = [
+        {"seat": mate, "name": who(state, mate), "markers": _markers(cat, state, mate)}
+        for mate in range(state.seats)
+        if mate != seat and not opponents(state, seat, mate)
+    ]
     top = state.top
     lost_from = None
     if (
@@ -337,6 +333,23 @@ def private_view(cat: Catalog, state: State, seat: PlayerId) -> dict[str, JSON] 
         "seat": seat,
         "name": who(state, seat),
         "markers": markers,
+        "teammates": teammates,
         "lose_marker_options": lost_from,
         "units": units,
+    }
+
+
+def _markers(cat: Catalog, state: State, seat: int) -> dict[str, JSON] | None:
+    """Where ``seat``'s order markers lie this round (None until placed): secret from opponents."""
+    side = state.sides[seat]
+    if side.markers is None:
+        return None
+    return {
+        MARKERS[i]: {
+            "unit": side.markers[i],
+            "title": unit_label(cat, state, UnitId.parse(side.markers[i])),
+            "revealed": i < 3 and side.revealed[i],
+            "removed": side.removed[i],
+        }
+        for i in range(4)
     }

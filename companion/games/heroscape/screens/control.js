@@ -78,17 +78,28 @@
     }, "hs-place-markers"));
   }
 
-  function myMarkers(box, ctx) {
-    var secret = ctx.privateView();
-    if (!secret || !secret.markers) return;
-    var list = ctx.el("p", "hs-my-markers");
-    list.appendChild(ctx.el("strong", null, "Your markers: "));
+  function markerList(ctx, cls, heading, markers) {
+    var list = ctx.el("p", cls);
+    list.appendChild(ctx.el("strong", null, heading));
     list.appendChild(document.createTextNode(["1", "2", "3", "X"].map(function (m) {
-      var info = secret.markers[m];
+      var info = markers[m];
       var state = info.removed ? " (taken)" : info.revealed ? " ✓" : "";
       return m + " " + info.title + state;
     }).join(" · ")));
-    box.appendChild(list);
+    return list;
+  }
+
+  function myMarkers(box, ctx) {
+    var secret = ctx.privateView();
+    if (!secret) return;
+    if (secret.markers) box.appendChild(markerList(ctx, "hs-my-markers", "Your markers: ", secret.markers));
+    // "Teammates can look at each other's Markers": shown, never placed from here.
+    (secret.teammates || []).forEach(function (mate) {
+      if (!mate.markers) return;
+      var list = markerList(ctx, "hs-mate-markers", mate.name + "'s markers: ", mate.markers);
+      list.dataset.seat = mate.seat;
+      box.appendChild(list);
+    });
   }
 
   function loseMarker(box, prompt, ctx) {
