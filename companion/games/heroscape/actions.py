@@ -132,6 +132,17 @@ class LeaveGlyph(Action):
 
 
 @dataclass(frozen=True)
+class Dispute(Action):
+    """``player`` asks ``opponent`` for a d20 roll-off the rulebook calls for: a Line of Sight dispute
+    ("line-of-sight") or who uses Simultaneous Special Powers first ("simultaneous-powers")."""
+
+    kind: ClassVar[str] = "dispute"
+    player: PlayerId
+    opponent: PlayerId
+    about: Literal["line-of-sight", "simultaneous-powers"]
+
+
+@dataclass(frozen=True)
 class Choose(Action):
     """The answer to a question the engine asked (``option`` is one of the prompt's choices)."""
 
@@ -214,6 +225,7 @@ CODEC = ActionCodec(
     Fall,
     StopOnGlyph,
     LeaveGlyph,
+    Dispute,
     Choose,
     Declare,
     Decline,

@@ -28,6 +28,7 @@ from companion.games.heroscape import (
     answers,
     armies,
     combat,
+    disputes,
     glyphs,
     powers,
     prompts,
@@ -48,6 +49,7 @@ from companion.games.heroscape.actions import (
     CorrectWounds,
     Declare,
     Decline,
+    Dispute,
     EndTurn,
     Fall,
     LeaveGlyph,
@@ -67,6 +69,7 @@ from companion.games.heroscape.state import (
 )
 from companion.games.heroscape.state import (
     Ask,
+    Contest,
     Figure,
     PendingAttack,
     RollOff,
@@ -78,7 +81,7 @@ from companion.games.heroscape.state import (
     set_side,
 )
 
-RULES_VERSION = "heroscape/engine-2"
+RULES_VERSION = "heroscape/engine-3"
 """Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 DEFAULT_SCENARIO = "deadly-wall-of-water"
 TEAM_CHOICES = (
@@ -235,6 +238,8 @@ class HeroScape(Game[State]):
             and top.seat == a.player
         ):
             return answers.answer(cat, state, top, a, ev)
+        if isinstance(a, Dispute):
+            return disputes.start(state, a.player, a.opponent, a.about, ev)
         if isinstance(a, Declare):
             return scenarios.declare(cat, state, scenario, a.player, a.fact, a.figures, ev)
         if state.stack:
@@ -260,6 +265,9 @@ class HeroScape(Game[State]):
         if isinstance(top, D20Step):
             _check_roll(state, a, top.seat, D20, 1)
             return answers.d20_rolled(cat, state, top, int(a.faces[0]), ev)
+        if isinstance(top, Contest):
+            _check_roll(state, a, top.waiting[0], D20, 1)
+            return disputes.rolled(state, top, a.player, int(a.faces[0]), ev)
         if state.stack or state.phase != "rolloff" or state.rolloff is None:
             fail("No roll is asked for now")
         rolloff = state.rolloff

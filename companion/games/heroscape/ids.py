@@ -49,7 +49,7 @@ class FigureId:
         unit, slash, number = text.rpartition("/")
         if not slash:
             unit, number = text, "1"  # a hero: its card names its one figure
-        if not number.isdigit() or int(number) < 1:
+        if not (number.isascii() and number.isdigit()) or int(number) < 1:
             raise MalformedActionError(f"{text!r} is not a figure (like 1:marro-stingers#2/3)")
         return cls(UnitId.parse(unit), int(number))
 

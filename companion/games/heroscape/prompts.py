@@ -25,6 +25,7 @@ from companion.games.heroscape.actions import (
     ChooseCard,
     Declare,
     Decline,
+    Dispute,
     EndTurn,
     Fall,
     LeaveGlyph,
@@ -48,12 +49,13 @@ from companion.games.heroscape.common import (
     unit_label,
     who,
 )
+from companion.games.heroscape.disputes import TOPICS, can_start, topics
 from companion.games.heroscape.glyphs import nilrend_targets, ored_targets, wannok_victims
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.powers import rebirth_cards, targets, usable_power
 from companion.games.heroscape.rounds import basic_seat, hive_mind_squads, must_place, playing_seats
 from companion.games.heroscape.state import D20 as D20Step
-from companion.games.heroscape.state import MARKERS, Ask, PendingAttack, State
+from companion.games.heroscape.state import MARKERS, Ask, Contest, PendingAttack, State
 
 MARKER_LAYOUTS = 256
 BASIC_FIRST_DICE = 6
@@ -82,6 +84,8 @@ def prompt(cat: Catalog, state: State, scenario: Scenario, sets: int) -> Prompt 
         return Prompt("d20", (p(top.seat),), _d20_text(cat, state, top), roll=RollRequest(D20, 1, D20_FACES))
     if isinstance(top, Ask):
         return _ask_prompt(cat, state, top)
+    if isinstance(top, Contest):
+        return _contest_prompt(state, top)
     if state.phase == "rolloff" and state.rolloff is not None:
         return _rolloff_prompt(state)
     if state.phase == "draft" and state.draft is not None:
@@ -159,6 +163,17 @@ def _rolloff_prompt(state: State) -> Prompt:
     again = " again (a tie)" if rolloff.rolls == () and len(rolloff.contenders) < len(everyone) else ""
     text = (
         f"{what.get(rolloff.purpose, rolloff.purpose).capitalize()}: {who(state, seat)} rolls the d20{again}"
+    )
+    return Prompt("rolloff", (p(seat),), text, roll=RollRequest(D20, 1, D20_FACES))
+
+
+def _contest_prompt(state: State, contest: Contest) -> Prompt:
+    seat = contest.waiting[0]
+    other = next(s for s in contest.contenders if s != seat)
+    again = " again (a tie)" if contest.again else ""
+    text = (
+        f"{TOPICS[contest.about]}: {who(state, seat)} rolls the d20{again} against "
+        f"{who(state, other)}; the higher roll wins"
     )
     return Prompt("rolloff", (p(seat),), text, roll=RollRequest(D20, 1, D20_FACES))
 
@@ -375,15 +390,15 @@ def lost_markers(state: State, ask: Ask) -> list[LoseMarker]:
 
 
 def declarations(cat: Catalog, state: State, scenario: Scenario) -> list[Action]:
-    """What players may declare of the map at this moment (falls, leaving-engagement attacks, glyphs,
-    a scenario's facts): open inputs with too many answers to list as legal actions, one of each kind
+    """What players may declare of the map at this moment (roll-offs, falls, leaving-engagement attacks,
+    glyphs, a scenario's facts): open inputs with too many answers to list as legal actions, one of each kind
     per figure, for random play to try (the engine still judges each)."""
+    out: list[Action] = rolloffs(state)
     turn = state.turn
     if state.finished or state.stack or turn is None:
-        return []
+        return out
     seat = turn.seat
     pool = acting_pool(cat, state)
-    out: list[Action] = []
     if not state.basic and turn.step == "move":
         for fid in pool:
             height = cat.card(fid.unit.card).height
@@ -404,6 +419,20 @@ def declarations(cat: Catalog, state: State, scenario: Scenario) -> list[Action]
     if scenario.has("water-spaces"):
         out.append(Declare(p(1), "water"))
     return out
+
+
+def rolloffs(state: State) -> list[Action]:
+    """Every roll-off a player may ask an opponent for now (a Line of Sight dispute, Simultaneous
+    Special Powers)."""
+    if not can_start(state):
+        return []
+    return [
+        Dispute(p(seat), p(other), about)  # type: ignore[arg-type]
+        for seat in playing(state)
+        for other in playing(state)
+        if opponents(state, seat, other)
+        for about in topics(state)
+    ]
 
 
 def marker_layouts(state: State, seat: int) -> list[PlaceMarkers]:

@@ -7,7 +7,8 @@ carries as many wounds as its Life; a destroyed figure never acts; no army break
 Unique rule or the box's copies; no round passes the round limit; no more figures attack in a turn than
 the card activates; the public view and the events never tell where face-down order markers lie; a game
 never stalls with nothing to do before it is over; and replaying the game's actions from the start gives
-the same position.
+the same position; a roll-off players ask for (a Line of Sight dispute, Simultaneous Special Powers)
+records its winner and changes nothing else.
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.engine import Action, Event, Player, Roll, Setup
-from companion.games.heroscape.actions import Attack, LeavingEngagement, PlaceMarkers
+from companion.games.heroscape.actions import Attack, Dispute, LeavingEngagement, PlaceMarkers
 from companion.games.heroscape.armies import army_points
 from companion.games.heroscape.catalog import default_catalog
 from companion.games.heroscape.engine import HeroScape
 from companion.games.heroscape.ids import FigureId
 from companion.games.heroscape.odds import combat_faces
 from companion.games.heroscape.prompts import declarations
-from companion.games.heroscape.state import Ask, Side, State
+from companion.games.heroscape.state import Ask, Contest, Side, State
 
 EXAMPLES = 5
 DECLARE_CHANCE = 0.12
@@ -145,6 +146,7 @@ def play(game: HeroScape, setup: Setup, rng: random.Random, cap: int = 20000) ->
     """One random game from ``setup``, every invariant checked after every action."""
     state = game.new_game(setup)
     played = Played(setup, state)
+    asked: State | None = None  # the position a roll-off was asked for in, until it is settled
     for _ in range(cap):
         action = choose(game, state, rng)
         if action is None:
@@ -155,6 +157,13 @@ def play(game: HeroScape, setup: Setup, rng: random.Random, cap: int = 20000) ->
         state, events = game.apply(state, action)
         played.log.append(action)
         played.violations.extend(violations(game, before, state, action, events))
+        if isinstance(action, Dispute):
+            asked = before
+        if asked is not None and not any(isinstance(step, Contest) for step in state.stack):
+            # A roll-off records its winner and changes nothing else.
+            if replace(state, last_contest=asked.last_contest) != asked:
+                played.violations.append(f"a roll-off ({action.kind}) changed the game's position")
+            asked = None
     else:
         played.capped = True
     played.state = state

@@ -151,6 +151,35 @@ class RollOff:
 
 
 @dataclass(frozen=True, slots=True)
+class Contest:
+    """A d20 roll-off two players ask for to settle something the engine does not judge (a Line of Sight
+    dispute, Simultaneous Special Powers): each rolls, the high roller wins, a tie rolls again. It
+    changes nothing but the record of its result."""
+
+    about: str
+    """"line-of-sight" or "simultaneous-powers"."""
+    contenders: tuple[int, ...]
+    rolls: tuple[tuple[int, int], ...] = ()
+    again: bool = False
+    """A tie: everyone rolls again."""
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        rolled = {seat for seat, _ in self.rolls}
+        return tuple(s for s in self.contenders if s not in rolled)
+
+
+@dataclass(frozen=True, slots=True)
+class ContestResult:
+    """The last roll-off settled: what it was about, who won, and the deciding rolls (winner first)."""
+
+    about: str
+    winner: int
+    loser: int
+    rolls: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Draft:
     """Who drafts next: ``order`` is the picking order of this pass, ``index`` the picker in it,
     ``picks`` the cards that picker still takes this time (the last of a pass takes two); ``ring`` is
@@ -186,7 +215,7 @@ class LastAttack:
     kind: str = "attack"
 
 
-Step = PendingAttack | D20 | Ask
+Step = PendingAttack | D20 | Ask | Contest
 
 
 @dataclass(frozen=True)
@@ -226,6 +255,8 @@ class State:
     killed: tuple[int, ...] = ()
     """Enemy figures each seat has destroyed (Protect the Waters counts them)."""
     last_attack: LastAttack | None = None
+    last_contest: ContestResult | None = None
+    """The last d20 roll-off players asked for (the only thing a roll-off changes)."""
     last_turn_seat: int | None = None
     """Who took the round's last turn (rolls the Deadly Wall of Water's d20)."""
     started: bool = False

@@ -23,11 +23,21 @@ from companion.games.heroscape.common import (
     unit_label,
     who,
 )
+from companion.games.heroscape.disputes import TOPICS, can_start, settled, topics
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.odds import odds
 from companion.games.heroscape.scenarios import destroyed_count, heroes, hive_destroyed
 from companion.games.heroscape.scoring import points_on_battlefield
-from companion.games.heroscape.state import ALIVE, EXITED, MARKERS, Ask, PendingAttack, State, Unit
+from companion.games.heroscape.state import (
+    ALIVE,
+    EXITED,
+    MARKERS,
+    Ask,
+    Contest,
+    PendingAttack,
+    State,
+    Unit,
+)
 
 TITLE = "HeroScape: Swarm of the Marro"
 
@@ -56,6 +66,7 @@ def view(cat: Catalog, state: State, scenario: Scenario, prompt: Prompt | None) 
         "last_attack": _last_attack(cat, state),
         "victory": victory_status(cat, state, scenario, scores),
         "pending_attack": _pending(cat, state),
+        "rolloffs": _rolloffs(state),
         "flooded": state.flooded,
         "hive_controller": state.hive_controller,
         "rogue_hive": _unit(
@@ -259,6 +270,38 @@ def _pending(cat: Catalog, state: State) -> dict[str, JSON] | None:
         "attack_faces": list(top.attack_faces),
         "skulls": top.skulls,
         "odds": odds(top.attack_dice, top.defense_dice) if top.kind == "attack" else None,
+    }
+
+
+def _rolloffs(state: State) -> dict[str, JSON]:
+    """The roll-offs players may ask for (Line of Sight, Simultaneous Special Powers), the one under way
+    and the last one settled, with the line the TV shows ("Line of sight: Ugluk wins 17–9")."""
+    top = state.top
+    pending = None
+    if isinstance(top, Contest):
+        pending = {
+            "about": top.about,
+            "label": TOPICS[top.about],
+            "contenders": list(top.contenders),
+            "rolls": [list(r) for r in top.rolls],
+            "waiting": list(top.waiting),
+            "again": top.again,
+        }
+    last = state.last_contest
+    return {
+        "topics": [{"id": k, "label": v} for k, v in topics(state).items()],
+        "open": can_start(state),
+        "pending": pending,
+        "last": {
+            "about": last.about,
+            "label": TOPICS[last.about],
+            "winner": last.winner,
+            "loser": last.loser,
+            "rolls": list(last.rolls),
+            "text": settled(state, last),
+        }
+        if last is not None
+        else None,
     }
 
 
