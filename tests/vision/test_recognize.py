@@ -200,3 +200,22 @@ def test_a_line_of_cards_a_few_pixels_apart(deck, recognizer):
     placements = [synth.Placement(face, (300 + 134 * n, 360), 0, 120) for n, face in enumerate(faces)]
     frame, _ = lay(deck, placements)  # 14 px of table between neighbours: a mat's slot gap at 720p
     assert sorted(d.card for d in recognizer.recognize(frame)) == sorted(deck[face].card for face in faces)
+
+
+def test_half_the_deck_never_enrolled_is_never_named():
+    rng = random.Random(11)
+    faces = synth.card_faces(synth.card_names(40, rng), rng)
+    enrolled = {face.card for face in faces[:20]}
+    strangers_seen = 0
+    half = Recognizer(ReferenceSet.from_faces(faces[:20]))
+    for _ in range(8):
+        frame, truth = synth.render_scene(faces, synth.random_placements(10, len(faces), rng), rng)
+        strangers_seen += sum(entry["card"] not in enrolled for entry in truth)
+        for detection in half.recognize(frame):
+            under = [
+                e
+                for e in truth
+                if cv2.pointPolygonTest(np.float32(e["corners"]), detection.centre, False) >= 0
+            ]
+            assert [e["card"] for e in under] == [detection.card]
+    assert strangers_seen >= 20
