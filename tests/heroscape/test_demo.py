@@ -132,6 +132,8 @@ def test_the_demo_plays_a_whole_game_through_the_virtual_device(
     # The next button moved play on; order markers came from the phones, secretly.
     assert inputs(session, "firmware", "end_turn")
     assert inputs(session, "control", "place_markers")
+    # A roll-off (line of sight, simultaneous powers) asked from a phone: its d20s came from the e-dice.
+    assert inputs(session, "control", "dispute")
     assert hands.physical > hands.direct
     assert len(game["players"]) == seats
     assert game["round"] >= 2 and len(session.history(limit=5000)) > 100

@@ -32,6 +32,7 @@ from companion.games.heroscape.actions import (
 )
 from companion.games.heroscape.catalog import default_catalog
 from companion.games.heroscape.engine import HeroScape
+from companion.games.heroscape.prompts import rolloffs
 from companion.games.heroscape.state import Ask, State
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ UID_PREFIX = 0xE5
 """First byte of every demo army card tag: E5000000, E5000001, ... in catalog order."""
 ATTACK_CHANCE = 0.85
 HEIGHT_CHANCE = 0.2
+ROLLOFF_CHANCE = 0.03
+"""Now and then the players dispute a line of sight (or simultaneous powers) and roll off for it."""
 
 
 def card_tags() -> dict[str, str]:
@@ -101,6 +104,9 @@ class HeroScapeDemo:
         if kind in ("draft", "army"):
             return self._army(state, legal)
         if kind == "turn":
+            disputes = [a for a in rolloffs(state) if state.turn and a.player == state.turn.seat]
+            if disputes and self._rng.random() < ROLLOFF_CHANCE:
+                return self._rng.choice(disputes)  # the d20s then come from the e-dice
             return self._turn(legal)
         if kind == "flood":
             return self._flood(state, legal)

@@ -70,7 +70,7 @@ def rolled(state: State, contest: Contest, seat: int, value: int, ev: list[Event
         return replace_top(state, Contest(contest.about, contest.contenders, again=True))
     winner = tied[0]
     loser, low = next((s, v) for s, v in contest.rolls if s != winner)
-    result = ContestResult(contest.about, winner, loser, (best, low))
+    result = ContestResult(contest.about, winner, loser, (best, low), (state.round, state.turn_index))
     ev.append(
         Event(
             "RollOffWon",

@@ -177,6 +177,8 @@ class ContestResult:
     winner: int
     loser: int
     rolls: tuple[int, int]
+    when: tuple[int, int] = (0, 0)
+    """The round and turn of the round it was settled in (the TV shows it for that turn)."""
 
 
 @dataclass(frozen=True, slots=True)

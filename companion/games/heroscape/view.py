@@ -299,6 +299,7 @@ def _rolloffs(state: State) -> dict[str, JSON]:
             "loser": last.loser,
             "rolls": list(last.rolls),
             "text": settled(state, last),
+            "recent": last.when == (state.round, state.turn_index),
         }
         if last is not None
         else None,

@@ -226,6 +226,32 @@
     }
   }
 
+  function rolloffForm(box, game, ctx) {
+    // "Roll the 20-sided die; the high roller wins": a Line of Sight dispute or Simultaneous Special
+    // Powers, asked by one player naming the opponent. The engine then asks each for the d20.
+    var r = game.rolloffs;
+    if (!r || !r.open || !r.topics.length) return;
+    var players = game.players || [];
+    var details = ctx.el("details", "hs-rolloff-form");
+    details.open = !!form.rolloffOpen;
+    details.ontoggle = function () { form.rolloffOpen = details.open; };
+    details.appendChild(ctx.el("summary", null, "Roll off (d20): line of sight, simultaneous powers"));
+    details.appendChild(labelled(ctx, "About", select(ctx, "ro-about", r.topics.map(function (t) { return [t.id, t.label]; }))));
+    var seat = ctx.seat();
+    var askers = players.filter(function (p) { return !p.out && (seat === null || p.seat === seat); });
+    if (!askers.length) return;
+    details.appendChild(labelled(ctx, "Asked by", select(ctx, "ro-by", askers.map(function (p) { return [String(p.seat), p.name]; }), ctx.redraw)));
+    var by = parseInt(form["ro-by"], 10);
+    var me = players[by];
+    var rivals = players.filter(function (p) { return !p.out && me && p.team !== me.team; });
+    if (!rivals.length) return;
+    details.appendChild(labelled(ctx, "Against", select(ctx, "ro-against", rivals.map(function (p) { return [String(p.seat), p.name]; }))));
+    details.appendChild(button(ctx, "Roll off", "primary", function () {
+      ctx.act({ kind: "dispute", player: by, opponent: parseInt(form["ro-against"], 10), about: form["ro-about"] });
+    }, "hs-rolloff"));
+    box.appendChild(details);
+  }
+
   function flood(box, game, prompt, ctx) {
     var seat = prompt.players[0];
     var mine = figures(game, seat, true);
@@ -300,6 +326,7 @@
       var mine = ctx.el("section", "card");
       myMarkers(mine, ctx);
       declarations(mine, game, ctx);
+      if (!game.finished) rolloffForm(mine, game, ctx);
       if (mine.children.length) box.appendChild(mine);
       if (!game.finished) corrections(box, game, ctx);
     },

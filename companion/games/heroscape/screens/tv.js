@@ -142,6 +142,33 @@
     return box;
   }
 
+  function rolloffBox(game) {
+    // A roll-off players asked for (Line of Sight, Simultaneous Special Powers): the rolls as they
+    // come, then who won, for the rest of that turn.
+    var r = game.rolloffs;
+    if (!r || !(r.pending || (r.last && r.last.recent))) return null;
+    var box = el("section", "hs-side-box hs-rolloff");
+    var players = game.players || [];
+    if (!r.pending) {
+      box.appendChild(el("h2", null, "Roll-off"));
+      box.appendChild(el("p", "hs-rolloff-result", r.last.text));
+      return box;
+    }
+    box.appendChild(el("h2", null, "Roll-off: " + r.pending.label + (r.pending.again ? " (tie, again)" : "")));
+    var list = el("ol", "hs-order");
+    r.pending.contenders.forEach(function (seat) {
+      var p = players[seat] || { name: "?" };
+      var item = el("li", "hs-order-item" + (r.pending.waiting[0] === seat ? " is-now" : ""));
+      item.style.setProperty("--player", p.colour || "#888");
+      item.appendChild(el("span", "hs-order-name", p.name));
+      var got = r.pending.rolls.filter(function (x) { return x[0] === seat; })[0];
+      item.appendChild(el("span", "hs-order-roll", got ? "d20 " + got[1] : "rolling…"));
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+    return box;
+  }
+
   function gathering(game) {
     return game.phase === "draft" || game.phase === "army" || (game.rolloff && game.rolloff.purpose === "draft");
   }
@@ -221,6 +248,8 @@
   function sidebar(game) {
     var side = el("aside", "hs-side");
     side.appendChild(roundTrack(game));
+    var rolloff = rolloffBox(game);
+    if (rolloff) side.appendChild(rolloff);
     side.appendChild(lastAttack(game));
     var goal = el("section", "hs-side-box hs-goal");
     goal.appendChild(el("h2", null, game.scenario ? game.scenario.title : "Battle"));
