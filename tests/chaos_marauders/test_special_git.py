@@ -278,7 +278,8 @@ def test_a_won_sneaky_git_goes_within_three_spaces_of_another_card() -> None:
         GAME.apply(state, Discard(0, GIT))
     prompt = GAME.prompt(state)
     assert prompt is not None
-    assert prompt.text == "Grotsnik: place the captured Sneaky Git (a Sneaky Git within three spaces of a card)"
+    near = "(a Sneaky Git within three spaces of a card)"
+    assert prompt.text == f"Grotsnik: place the captured Sneaky Git {near}"
     state, _ = play(state, Place(0, GIT, 1, 4))
     assert state.owner_at(0, 1, 4) == 2
 
