@@ -246,6 +246,8 @@ def test_a_catalog_written_as_toml_reads_back_equal_with_its_sources() -> None:
         ("Hak Veinthrob’s Volunteers", "hak-veinthrobs-volunteers"),
         ("Spattznatt‘s Suicide Squad", "spattznatts-suicide-squad"),
         ("Monggo′s Meat Grinders", "monggos-meat-grinders"),
+        ("Skyrr´s Blowback", "skyrrs-blowback"),
+        ("Skyrr＇s Ｂlowback", "skyrrs-blowback"),  # fullwidth
         ("  monggo's   MEAT grinders ", "monggos-meat-grinders"),
         ("Claws\u00a0of\tMalal", "claws-of-malal"),
         ("Venomous Creeps", "venemous-creeps"),  # card reference, Da Whozit Sekshun

@@ -28,7 +28,9 @@ def name_key(text: str) -> str:
     """The form every typographic spelling of a card name shares: Unicode compatibility form (NFKC),
     curly quotes and dashes as straight ones (the rules texts print "Skyrr\u2019s Blowback"), any run
     of spaces as one, the ends trimmed, the case folded."""
-    straight = unicodedata.normalize("NFKC", text).translate(_STRAIGHT)
+    # Straightened first: compatibility form would turn an acute accent into a space and a combining
+    # mark; fullwidth quotes come out of it straight.
+    straight = unicodedata.normalize("NFKC", text.translate(_STRAIGHT))
     return " ".join(straight.split()).casefold()
 
 
