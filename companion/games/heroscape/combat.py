@@ -128,11 +128,6 @@ def special_power(cat: Catalog, state: State, attacker: FigureId, special: str) 
     return power
 
 
-def special_dice(power: Power, defender_card: ArmyCard) -> int:
-    by_size = power.params.get("by_size") or {}
-    return int(by_size.get(defender_card.size, power.number("attack")))
-
-
 def dice_for(
     cat: Catalog,
     state: State,
@@ -143,31 +138,57 @@ def dice_for(
     conditions: frozenset[str],
 ) -> tuple[int, int]:
     """(attack dice, defense dice) of a declared attack; refuses conditions that do not apply."""
-    a_card, d_card = cat.card(attacker.unit.card), cat.card(defender.unit.card)
-    basic = state.basic
     check_conditions(cat, state, attacker, defender, special, conditions)
-    if basic and height.endswith("-major"):
+    if state.basic and height.endswith("-major"):
         fail("The Basic Game gives the higher figure one extra die, however high it stands")
-    up, down = HEIGHT_BONUS[height]
+    size = cat.card(defender.unit.card).size
+    return (
+        attack_count(cat, state, attacker, size, special, height, conditions),
+        defense_count(cat, state, defender, height, conditions),
+    )
+
+
+def attack_count(
+    cat: Catalog,
+    state: State,
+    attacker: FigureId,
+    defender_size: str,
+    special: str | None,
+    height: str,
+    conditions: frozenset[str],
+) -> int:
+    """The attack dice: the card's Attack (or the special attack's own dice, which only the defender's
+    size may change), height, glyphs and powers. Depends on the defender only through its size."""
+    a_card = cat.card(attacker.unit.card)
+    up = HEIGHT_BONUS[height][0]
     if special is not None:
-        # A special attack's own dice are never modified by height, glyphs or other powers; the
-        # defender still rolls its defense with what it has, height advantage included.
-        attack = special_dice(special_power(cat, state, attacker, special), d_card)
-        up = 0
-    elif basic:
-        attack = a_card.basic["attack"]
-    else:
-        attack = a_card.attack + glyph_attack_bonus(cat, state, attacker) + concentrated(cat, state, attacker)
-        if TERRAIN_ATTACKER in conditions:
-            attack += terrain_bonus(cat, state, attacker, "attack")
-    defense = d_card.basic["defense"] if basic else d_card.defense
-    if not basic:
-        defense += concentrated(cat, state, defender)
-        if AURA in conditions:
-            defense += aura_bonus(cat, state, defender)
-        if TERRAIN_DEFENDER in conditions:
-            defense += terrain_bonus(cat, state, defender, "defense")
-    return max(0, attack + up), max(0, defense + down)
+        # A special attack's own dice are never modified by height, glyphs or other powers.
+        power = special_power(cat, state, attacker, special)
+        by_size = power.params.get("by_size") or {}
+        return max(0, int(by_size.get(defender_size, power.number("attack"))))
+    if state.basic:
+        return max(0, a_card.basic["attack"] + up)
+    attack = a_card.attack + glyph_attack_bonus(cat, state, attacker) + concentrated(cat, state, attacker)
+    if TERRAIN_ATTACKER in conditions:
+        attack += terrain_bonus(cat, state, attacker, "attack")
+    return max(0, attack + up)
+
+
+def defense_count(
+    cat: Catalog, state: State, defender: FigureId, height: str, conditions: frozenset[str]
+) -> int:
+    """The defense dice: the card's Defense, height, auras and powers (the same whoever attacks; the
+    defender rolls them against a special attack too)."""
+    d_card = cat.card(defender.unit.card)
+    down = HEIGHT_BONUS[height][1]
+    if state.basic:
+        return max(0, d_card.basic["defense"] + down)
+    defense = d_card.defense + concentrated(cat, state, defender)
+    if AURA in conditions:
+        defense += aura_bonus(cat, state, defender)
+    if TERRAIN_DEFENDER in conditions:
+        defense += terrain_bonus(cat, state, defender, "defense")
+    return max(0, defense + down)
 
 
 def declarable(cat: Catalog, state: State, attacker: FigureId | None, defender: FigureId) -> list[str]:

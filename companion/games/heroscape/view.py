@@ -24,6 +24,7 @@ from companion.games.heroscape.common import (
     who,
 )
 from companion.games.heroscape.disputes import TOPICS, can_start, settled, topics
+from companion.games.heroscape.forecast import attack_dice
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.odds import odds
 from companion.games.heroscape.scenarios import destroyed_count, heroes, hive_destroyed
@@ -345,8 +346,9 @@ def _result(cat: Catalog, state: State) -> dict[str, JSON]:
 
 def private_view(cat: Catalog, state: State, seat: PlayerId) -> dict[str, JSON] | None:
     """What only ``seat`` may see: its order markers this round, its teammates' ("Teammates can look at
-    each other's Markers", A Round of Play), and, when the Glyph of Ored took one of its markers from a
-    card, which markers lie there to name the one taken."""
+    each other's Markers", A Round of Play), when the Glyph of Ored took one of its markers from a card
+    which markers lie there to name the one taken, and on its turn the dice of every attack it may
+    declare (``forecast.attack_dice``: the phone's odds before declaring)."""
     if not 0 <= seat < state.seats:
         return None
     side = state.sides[seat]
@@ -378,6 +380,7 @@ def private_view(cat: Catalog, state: State, seat: PlayerId) -> dict[str, JSON] 
         "name": who(state, seat),
         "markers": markers,
         "teammates": teammates,
+        "attack_dice": attack_dice(cat, state, seat),
         "lose_marker_options": lost_from,
         "units": units,
     }
