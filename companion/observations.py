@@ -63,6 +63,9 @@ class CardSighted:
     track: int = 0
     """A stable id of this physical card while the camera follows it, so two copies of one card in
     one zone stay apart."""
+    covers: tuple[int, ...] = ()
+    """Tracks of this zone the camera saw vanish from the spot where this card appeared: the cards
+    it was laid on (a pile), or the ones lifted off it (it was uncovered). The table tells which."""
 
 
 @dataclass(frozen=True)

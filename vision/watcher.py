@@ -6,12 +6,23 @@ lay. A track seen ``settle_frames`` frames in a row becomes a ``CardSighted``; a
 missing ``gone_frames`` frames in a row becomes a ``CardGone``. So a card slid across zones, or a
 hand sweeping over the table, produces nothing: the slide never stays, the hand never stays long.
 A track that is not yet reported is dropped at its first miss (it must be seen in a row).
+
+A card cannot lie in two places, so when a track settles, the reported tracks that vanished no later
+than it appeared (missing at least as many frames as it has been seen) are read with it:
+
+* the same card in another zone: it was carried there. Its ``CardGone`` comes first, before the
+  ``CardSighted``, so the table knows where it came from (the removal would otherwise be reported
+  ``gone_frames`` later);
+* the same card in the same zone, further than ``match_mm`` from where it lay: it was pushed along
+  its zone. The old track follows it and nothing is reported (as a tag moved on its reader);
+* other cards of the same zone where it now lies (within ``match_mm``): the cards it was laid on,
+  or lifted off it. They are named in ``CardSighted.covers``, for the table to tell which.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from companion.observations import CardGone, CardSighted
@@ -85,11 +96,24 @@ class CardWatcher:
                 self._tracks.remove(track)
                 out.append(CardGone(track.zone, track.card, at, track.id))
         self._tracks.extend(fresh)
-        for track in self._tracks:
+        for track in list(self._tracks):
             if not track.reported and track.seen >= self.settings.settle_frames:
-                track.reported = True
-                confidence = sum(track.confidences) / len(track.confidences)
-                out.append(CardSighted(track.zone, track.card, round(confidence, 3), at, track.id))
+                out.extend(self._settled(track, at))
+        return out
+
+    def _settled(self, track: Track, at: float) -> list[CardSighted | CardGone]:
+        """``track`` has lain still long enough: what it means (see the module docstring)."""
+        if self._pushed_along(track):
+            return []
+        out: list[CardSighted | CardGone] = []
+        moved = self._vanished(track, lambda t: t.zone != track.zone and t.card == track.card)
+        if moved:
+            self._tracks.remove(moved[0])
+            out.append(CardGone(moved[0].zone, moved[0].card, at, moved[0].id))
+        track.reported = True
+        confidence = sum(track.confidences) / len(track.confidences)
+        covers = tuple(t.id for t in self._vanished(track, lambda t: self._same_spot(t, track)))
+        out.append(CardSighted(track.zone, track.card, round(confidence, 3), at, track.id, covers))
         return out
 
     def lying(self) -> list[Track]:
@@ -101,6 +125,23 @@ class CardWatcher:
         gone = [CardGone(t.zone, t.card, at, t.id) for t in self._tracks if t.reported]
         self._tracks.clear()
         return gone
+
+    def _vanished(self, track: Track, which: Callable[[Track], bool]) -> list[Track]:
+        """Reported tracks that vanished no later than ``track`` appeared, most recently gone first."""
+        gone = [t for t in self._tracks if t.reported and t.missed >= track.seen and which(t)]
+        return sorted(gone, key=lambda t: t.missed)
+
+    def _pushed_along(self, track: Track) -> bool:
+        """``track`` is a reported card of its zone moved along it: the old track follows it."""
+        same = self._vanished(track, lambda t: t.zone == track.zone and t.card == track.card)
+        if not same:
+            return False
+        same[0].at_mm, same[0].seen, same[0].missed = track.at_mm, track.seen, 0
+        self._tracks.remove(track)
+        return True
+
+    def _same_spot(self, other: Track, track: Track) -> bool:
+        return other.zone == track.zone and math.dist(other.at_mm, track.at_mm) <= self.settings.match_mm
 
     def _nearest(self, sighting: Sighting, tracks: list[Track]) -> Track | None:
         best, best_distance = None, self.settings.match_mm

@@ -5,6 +5,7 @@ Loaded once at the entry point from the ``[table]`` section of the settings file
     [table]
     settle_ms = 300
     removal_ms = 400
+    move_ms = 3000
 
     [[table.readers]]
     reader = 0
@@ -46,6 +47,10 @@ class TableConfig:
     """A tag must stay this long on one reader before its placement counts (slides touch neighbours)."""
     removal_ms: int = 400
     """A tag gone for less than this and back is a read flicker, not a removal."""
+    move_ms: int = 3000
+    """A card the camera saw leave one zone and then sighted in another within this was moved there
+    (it arrives with ``came_from``, as a tag moved between readers does). Assumed: a player carries a
+    card across the table in a second or two, and the camera reports the lift ``gone_frames`` late."""
     roll_window_ms: int = 3000
     """Several dice gathered into one roll (HeroScape attacks): each must follow the previous within this."""
     shout_window_ms: int = 40
@@ -68,7 +73,7 @@ class TableConfig:
             elif zone.reader in seen:
                 raise TableConfigError(f"reader {zone.reader} is configured twice")
             seen.add(zone.reader)
-        for name in ("settle_ms", "removal_ms", "roll_window_ms", "shout_window_ms"):
+        for name in ("settle_ms", "removal_ms", "move_ms", "roll_window_ms", "shout_window_ms"):
             if getattr(self, name) < 0:
                 raise TableConfigError(f"table.{name} cannot be negative")
         for device, role in self.buttons:
@@ -103,6 +108,7 @@ class TableConfig:
         known = {
             "settle_ms",
             "removal_ms",
+            "move_ms",
             "roll_window_ms",
             "shout_window_ms",
             "notice_s",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from companion.bundle import Act, LivePosition, Note, TableMapper
 from companion.engine import JSON
 from companion.observations import ReaderId, TagUid
+from companion.table.camera_cards import CameraCards
 from companion.table.config import ReaderZone
 from companion.table.enrolment import PendingTag
 from companion.table.registry import EnrolledTag, TagRegistry
@@ -43,6 +44,9 @@ class Placements:
         self._recheck_at: float | None = None
         self._camera: dict[TagUid, EnrolledTag] = {}
         """What each camera stand-in tag is: the camera names the card itself, no enrolment needed."""
+        self._covers: dict[TagUid, frozenset[TagUid]] = {}
+        """The stand-ins each camera card vanished over when it appeared (until it is placed)."""
+        self._camera_cards = CameraCards(table.config.move_ms / 1000)
 
     def settled(self, settled: Settled, now: float) -> None:
         if isinstance(settled, Placed):
@@ -54,9 +58,10 @@ class Placements:
         elif isinstance(settled, Cleared):
             self._table.notices.clear(f"amb:{settled.uid}")
 
-    def sighted(self, uid: TagUid, game: str, card: str) -> None:
+    def sighted(self, uid: TagUid, game: str, card: str, covers: frozenset[TagUid] = frozenset()) -> None:
         """The camera identified ``uid``'s card (before its reading reaches the tracker)."""
         self._camera[uid] = EnrolledTag(uid, game, card, 0.0)
+        self._covers[uid] = covers
 
     def _lookup(self, uid: TagUid) -> EnrolledTag | None:
         return self._camera.get(uid) or self._registry.lookup(uid)
@@ -107,16 +112,25 @@ class Placements:
                     f"tag:{uid}", f"Unknown card tag {uid} on {place}: enrol it on the control page"
                 )
             return
+        history, copies = uid, None
+        if uid in self._camera:
+            # A new stand-in in every zone: give it the history of the card it is (moved, uncovered).
+            covers = self._covers.pop(uid, frozenset())
+            arrival = self._camera_cards.arrived(reader, uid, tag.card_id, settled_at, covers)
+            history, copies = arrival.continues or uid, arrival.copies
+            self._clear_lifted(history)
         mapper = self._mapper_playing(tag, place, position)
         if mapper is None:
             return
         self._clear_lifted(uid)
-        shown = mapper.cards_in(zone, position)
-        if shown is not None and self._shown_already(reader, tag.card_id, shown):
-            self._last_zone[uid] = zone.zone
-            return
-        came_from = self._last_zone.get(uid)
+        came_from = self._last_zone.pop(history, None) if history != uid else self._last_zone.get(uid)
         self._last_zone[uid] = zone.zone
+        shown = mapper.cards_in(zone, position)
+        if shown is not None:
+            # A tag is read through a pile; the camera counts the copies its record says lie there.
+            held = shown.count(tag.card_id) >= copies if copies is not None else None
+            if held or (held is None and self._shown_already(reader, tag.card_id, shown)):
+                return
         translation = mapper.placed(zone, tag.card_id, position, came_from)
         if isinstance(translation, Act):
             observation: dict[str, JSON] = {
@@ -166,6 +180,8 @@ class Placements:
         if zone is None and not self._tracker.committed_on(reader):
             table.notices.clear(f"reader:{reader}")
         tag = self._lookup(uid)
+        if zone is not None and tag is not None and uid in self._camera:
+            self._camera_cards.left(reader, uid, tag.card_id, now)
         if zone is None or tag is None or table.enrolment.active:
             return
         position = table.position()

@@ -248,7 +248,8 @@ class Table:
             self.note(f"The camera sees {sighting.card!r} on {where}, but {what}", level="info")
             return
         uid = camera_uid(sighting.zone, sighting.track)
-        self._placements.sighted(uid, game, sighting.card)
+        covers = frozenset(camera_uid(sighting.zone, track) for track in sighting.covers)
+        self._placements.sighted(uid, game, sighting.card, covers)
         self._tracker.seen(zone.reader, uid, sighting.at, settled=True)
 
     # ----------------------------------------------------------------------------------- buttons

@@ -101,7 +101,7 @@ def test_cards_in_reads_the_engines_line_hidden_card_included():
     view = published({"kind": "place", "player": 0, "card": "chaos-marauders", "line": 2, "slot": 3})
     assert MAPPER.cards_in(OWN_LINE, view) == ["chaos-marauders"]
     assert MAPPER.cards_in(ReaderZone(0, zones.LINE, 0, 2, slot=4), view) == []
-    assert MAPPER.cards_in(DISCARD, view) is None
+    assert MAPPER.cards_in(DISCARD, view) == list(view.state.discard)  # the pile, bottom to top
     assert MAPPER.shown_title("chaos-marauders") == "A card"
     assert MAPPER.shown_title("idol") == "Idol"
 

@@ -47,6 +47,8 @@ class ChaosMaraudersMapper:
         return "A card" if card_id in self._secret else self._titles[card_id]
 
     def cards_in(self, zone: Zone, position: LivePosition) -> Sequence[str] | None:
+        if zone.kind == DISCARD:
+            return list(_state(position).discard)  # bottom to top: a card still lying there is not new
         if zone.kind != LINE:
             return None
         cells = _line(position, zone.player, zone.line)
