@@ -5,7 +5,10 @@ what a 1080p screen read from 3 m needs: no text under 20 px in the game's part,
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -263,3 +266,139 @@ def test_a_d20_power_is_a_choice_on_the_phone_and_its_roll_is_entered_there(brow
     last = table.session.history()[-1]
     assert last["source"] == "control" and last["action"]["faces"] == ["17"]
     grotsnik.context.close()
+
+
+def first_turn(table: LiveTable) -> int:
+    """Both armies gathered, markers placed, Grotsnik (seat 0) wins the initiative: his Drudge's turn."""
+    table.new_game(players=2, game="heroscape", options={"scenario": "custom", "army": "premade"})
+    armies_gathered(table)
+    for seat, units in ORDERS.items():
+        accepted(table, {"kind": "place_markers", "player": seat, "markers": units})
+    accepted(table, {"kind": "roll", "player": 0, "die": "d20", "faces": ["15"]})
+    return accepted(table, {"kind": "roll", "player": 1, "die": "d20", "faces": ["9"]})
+
+
+def cli_odds(attack: int, defense: int) -> dict[str, Any]:
+    """`companion odds heroscape --attack A --defense D --json`, as a user runs it."""
+    command = [sys.executable, "-m", "companion", "odds", "heroscape"]
+    command += ["--attack", str(attack), "--defense", str(defense), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    return {"attack": attack, "defense": defense, **json.loads(done.stdout)}
+
+
+def live_odds(page: Any) -> dict[str, Any]:
+    line = page.locator(".hs-odds-live .hs-odds")
+    line.wait_for(timeout=TIMEOUT_MS)
+    data = line.evaluate("(n) => ({...n.dataset})")
+    return {
+        "attack": int(data["attack"]),
+        "defense": int(data["defense"]),
+        "p_at_least_one": float(data["p"]),
+        "expected": float(data["expected"]),
+        "distribution": json.loads(data["distribution"]),
+        "text": line.inner_text(),
+    }
+
+
+def same_odds(phone_odds: dict[str, Any], cli: dict[str, Any]) -> bool:
+    close = lambda a, b: abs(a - b) < 1e-9  # noqa: E731  (floats: the phone sums in binary)
+    return (
+        (phone_odds["attack"], phone_odds["defense"]) == (cli["attack"], cli["defense"])
+        and close(phone_odds["p_at_least_one"], cli["p_at_least_one"])
+        and close(phone_odds["expected"], cli["expected"])
+        and len(phone_odds["distribution"]) == len(cli["distribution"])
+        and all(close(a, b) for a, b in zip(phone_odds["distribution"], cli["distribution"], strict=True))
+    )
+
+
+def test_the_attack_form_shows_the_engines_odds_while_it_is_filled_in(browser, table, artifacts):
+    seq = first_turn(table)
+    grotsnik = phone(browser, table)
+    wait_for_seq(grotsnik, seq)
+    grotsnik.click("#c-choices button:has-text('Done moving')")
+    grotsnik.wait_for_selector("#hs-declare", timeout=TIMEOUT_MS)
+    assert "Choose your seat" in grotsnik.locator(".hs-odds-live").inner_text()  # a shared phone
+    grotsnik.select_option("#c-seat", "0")
+    grotsnik.select_option("#hs-attacker", "0:marro-drudge/1")
+    grotsnik.select_option("#hs-target", "1:tor-kul-na/1")
+    seen = live_odds(grotsnik)
+    assert (seen["attack"], seen["defense"]) == (2, 5)  # Drudge's Attack 2, Tor-Kul-Na's Defense 5
+    assert same_odds(seen, cli_odds(2, 5))
+    grotsnik.select_option("#hs-height", "attacker")
+    grotsnik.wait_for_function(
+        "document.querySelector('.hs-odds-live .hs-odds').dataset.attack === '3'", timeout=TIMEOUT_MS
+    )
+    grotsnik.check('input[data-condition="swamp-water-attacker"]')  # Swamp Water Strength: +1 / +1
+    grotsnik.wait_for_function(
+        "document.querySelector('.hs-odds-live .hs-odds').dataset.attack === '4'", timeout=TIMEOUT_MS
+    )
+    seen = live_odds(grotsnik)
+    assert same_odds(seen, cli_odds(4, 5)), seen
+    assert seen["text"].startswith(f"4 attack vs 5 defense: {cli_odds(4, 5)['p_at_least_one'] * 100:.1f}%")
+    grotsnik.screenshot(path=str(artifacts / "heroscape-phone-live-odds.png"))
+    grotsnik.click("#hs-declare")
+    grotsnik.wait_for_selector("#c-rolls", timeout=TIMEOUT_MS)
+    pending = table.session.view()["game"]["pending_attack"]
+    assert (pending["attack_dice"], pending["defense_dice"]) == (4, 5)  # what the phone showed
+    grotsnik.context.close()
+
+
+def test_a_roll_off_is_asked_on_a_phone_rolled_and_shown_on_the_tv(browser, page, table, artifacts):
+    seq = first_turn(table)
+    ugluk = phone(browser, table)
+    wait_for_seq(ugluk, seq)
+    ugluk.select_option("#c-seat", "1")
+    ugluk.click(".hs-rolloff-form summary")
+    ugluk.select_option("#hs-ro-about", "line-of-sight")
+    assert ugluk.locator("#hs-ro-against option").all_inner_texts() == ["Grotsnik"]
+    ugluk.click("#hs-rolloff")
+    ugluk.wait_for_function(
+        "document.getElementById('c-prompt').textContent.startsWith('Line of sight: Ugluk rolls')",
+        timeout=TIMEOUT_MS,
+    )
+    page.goto(f"{table.url}/")
+    ugluk.select_option("#c-rolls select", "17")
+    ugluk.click("#c-rolls button:has-text('Enter roll')")
+    page.wait_for_selector(".hs-rolloff .hs-order-roll:has-text('d20 17')", timeout=TIMEOUT_MS)
+    assert page.locator("#prompt").inner_text().startswith("Line of sight: Grotsnik rolls the d20")
+    seq = accepted(table, {"kind": "roll", "player": 0, "die": "d20", "faces": ["9"]})
+    wait_for_seq(page, seq)
+    assert page.locator(".hs-rolloff-result").inner_text() == "Line of sight: Ugluk wins 17–9"
+    assert page.locator("#prompt").inner_text().startswith("Grotsnik's turn 1")  # the turn goes on
+    assert small_or_clipped(page) == []
+    page.screenshot(path=str(artifacts / "heroscape-tv-rolloff.png"))
+    ugluk.context.close()
+
+
+def test_a_phone_shows_its_teammates_markers_read_only(browser, table):
+    table.new_game(
+        players=4, game="heroscape", options={"scenario": "custom", "army": "premade", "teams": "12-34"}
+    )
+    armies = [["raelin"], ["tor-kul-na"], ["shiori"], ["major-q10"]]
+    for seat, cards in enumerate(armies):
+        for card in cards:
+            accepted(table, {"kind": "add_card", "player": seat, "card": card})
+        accepted(table, {"kind": "army_ready", "player": seat})
+    for seat in range(4):
+        accepted(table, {"kind": "roll", "player": seat, "die": "d20", "faces": [str(20 - seat)]})
+    for seat in (1, 2):
+        seq = accepted(
+            table, {"kind": "place_markers", "player": seat, "markers": [f"{seat}:{armies[seat][0]}"] * 4}
+        )
+    names = [p["name"] for p in table.session.view()["game"]["players"]]
+    first = phone(browser, table)
+    wait_for_seq(first, seq)
+    first.select_option("#c-seat", "0")
+    mate = first.locator(".hs-mate-markers")
+    mate.wait_for(timeout=TIMEOUT_MS)
+    assert mate.count() == 1 and mate.get_attribute("data-seat") == "1"
+    assert mate.inner_text().startswith(f"{names[1]}'s markers: 1 Tor-Kul-Na")
+    assert first.locator("#hs-place-markers").count() == 1  # Grotsnik still places only his own
+    third = phone(browser, table)
+    wait_for_seq(third, seq)
+    third.select_option("#c-seat", "2")
+    third.wait_for_selector(".hs-my-markers", timeout=TIMEOUT_MS)
+    assert third.locator(".hs-mate-markers").count() == 0  # Player 4 has not placed; Player 2 is an opponent
+    assert "Tor-Kul-Na" not in third.locator(".hs-my-markers").inner_text()
+    first.context.close()
+    third.context.close()

@@ -136,17 +136,22 @@
 
   // ------------------------------------------------------------------------------------ attacks
 
+  var HEIGHTS = [["none", "None"], ["attacker", "Attacker is higher (+1)"], ["attacker-major", "Attacker 10+ levels higher (+2)"], ["defender", "Defender is higher (+1)"], ["defender-major", "Defender 10+ levels higher (+2)"]];
+
   function attackForm(box, game, turn, ctx) {
     var attackers = turn.attackers.filter(function (a) { return !a.attacked || a.specials.length; });
     if (!attackers.length || !turn.targets.length) return;
+    var secret = ctx.privateView();
+    var dice = secret && secret.seat === turn.player ? secret.attack_dice : null;
     var details = ctx.el("div", "hs-attack-form");
     details.appendChild(ctx.el("h3", null, "Attack"));
     details.appendChild(labelled(ctx, "Attacker", select(ctx, "attacker", attackers.map(function (a) { return [a.id, a.label + (a.attacked ? " (attacked)" : "")]; }), ctx.redraw)));
     var attacker = attackers.filter(function (a) { return a.id === form.attacker; })[0] || attackers[0];
     var kinds = [["", "Normal attack"]].concat(attacker.specials.map(function (s) { return [s.id, s.name]; }));
-    details.appendChild(labelled(ctx, "With", select(ctx, "special", kinds)));
+    details.appendChild(labelled(ctx, "With", select(ctx, "special", kinds, ctx.redraw)));
     details.appendChild(labelled(ctx, "Target", select(ctx, "target", turn.targets.map(function (t) { return [t.id, t.label]; }), ctx.redraw)));
-    details.appendChild(labelled(ctx, "Height advantage", select(ctx, "height", [["none", "None"], ["attacker", "Attacker is higher (+1)"], ["attacker-major", "Attacker 10+ levels higher (+2)"], ["defender", "Defender is higher (+1)"], ["defender-major", "Defender 10+ levels higher (+2)"]])));
+    var heights = HEIGHTS.filter(function (h) { return !dice || dice.heights.indexOf(h[0]) >= 0; });
+    details.appendChild(labelled(ctx, "Height advantage", select(ctx, "height", heights, ctx.redraw)));
     var target = turn.targets.filter(function (t) { return t.id === form.target; })[0] || turn.targets[0];
     var labels = {};
     (game.conditions || []).forEach(function (c) { labels[c.id] = c.label; });
@@ -156,12 +161,14 @@
       box2.type = "checkbox";
       box2.dataset.condition = c;
       box2.checked = !!form["c-" + c];
-      box2.onchange = function () { form["c-" + c] = box2.checked; };
+      box2.onchange = function () { form["c-" + c] = box2.checked; ctx.redraw(); };
       var l = ctx.el("label", "check", labels[c] || c);
       l.insertBefore(box2, l.firstChild);
       details.appendChild(l);
       checks.push(box2);
     });
+    var chosen = checks.filter(function (c) { return c.checked; }).map(function (c) { return c.dataset.condition; });
+    details.appendChild(liveOdds(ctx, dice, form.attacker, form.special || "", form.target, form.height, chosen));
     details.appendChild(button(ctx, "Declare the attack", "primary", function () {
       var conditions = checks.filter(function (c) { return c.checked; }).map(function (c) { return c.dataset.condition; });
       ctx.act({ kind: "attack", player: turn.player, attacker: form.attacker, defender: form.target, special: form.special || null, height: form.height, conditions: conditions });
@@ -269,16 +276,70 @@
     }));
   }
 
+  // ------------------------------------------------------------------------------ odds
+
+  function binomial(n, p) {
+    // P(k successes of n), k = 0..n.
+    var out = [];
+    var choose = 1;
+    for (var k = 0; k <= n; k++) {
+      out.push(choose * Math.pow(p, k) * Math.pow(1 - p, n - k));
+      choose = choose * (n - k) / (k + 1);
+    }
+    return out;
+  }
+
+  function woundOdds(attack, defense, faces) {
+    // Exact, as `companion odds heroscape` computes it: each attack die counts skulls, each defense
+    // die shields (their chances from the combat die's faces), wounds are the skulls beyond the shields.
+    var chance = function (face) { return faces.filter(function (f) { return f === face; }).length / faces.length; };
+    var skulls = binomial(attack, chance("skull"));
+    var shields = binomial(defense, chance("shield"));
+    var dist = [];
+    for (var w = 0; w <= attack; w++) dist.push(0);
+    skulls.forEach(function (ps, s) { shields.forEach(function (ph, h) { dist[Math.max(0, s - h)] += ps * ph; }); });
+    var expected = 0;
+    dist.forEach(function (p, w) { expected += w * p; });
+    return { attack: attack, defense: defense, p_at_least_one: 1 - dist[0], expected: expected, distribution: dist };
+  }
+
+  function oddsLines(ctx, box, o) {
+    var line = ctx.el("p", "hs-odds", o.attack + " attack vs " + o.defense + " defense: " +
+      (o.p_at_least_one * 100).toFixed(1) + "% to wound, " + o.expected.toFixed(2) + " wounds expected");
+    line.dataset.attack = o.attack;
+    line.dataset.defense = o.defense;
+    line.dataset.p = o.p_at_least_one;
+    line.dataset.expected = o.expected;
+    line.dataset.distribution = JSON.stringify(o.distribution);
+    box.appendChild(line);
+    // The whole distribution: how likely each number of wounds is.
+    box.appendChild(ctx.el("p", "hs-odds-table", o.distribution.map(function (p, w) {
+      return w + " " + (w === 1 ? "wound" : "wounds") + " " + (p * 100).toFixed(1) + "%";
+    }).join(" · ")));
+  }
+
+  function liveOdds(ctx, dice, attackerId, special, targetId, height, chosen) {
+    // The odds of the attack as the form stands, before it is declared: the dice are the engine's
+    // (the turn player's private view lists them per choice), the chances computed here.
+    var box = ctx.el("div", "hs-odds-live");
+    var attacker = dice && dice.attackers[attackerId];
+    var defender = dice && dice.defenders[targetId];
+    var bySize = attacker && attacker.dice[special];
+    if (!attacker || !defender || !bySize || !bySize[defender.size]) {
+      box.appendChild(ctx.el("p", "hint", dice ? "" : "Choose your seat (above) to see the odds before you declare."));
+      return box;
+    }
+    var key = function (own) { return chosen.filter(function (c) { return own.indexOf(c) >= 0; }).sort().join("+"); };
+    var attack = bySize[defender.size][height][key(attacker.conditions)];
+    var defense = defender.dice[height][key(defender.conditions)];
+    oddsLines(ctx, box, woundOdds(attack, defense, dice.faces));
+    return box;
+  }
+
   function odds(box, game) {
     var pending = game.pending_attack;
     if (!pending || !pending.odds) return;
-    var o = pending.odds;
-    box.appendChild(TableControl.ctx.el("p", "hs-odds", pending.attack_dice + " attack vs " + pending.defense_dice + " defense: " +
-      (o.p_at_least_one * 100).toFixed(1) + "% to wound, " + o.expected.toFixed(2) + " wounds expected"));
-    // The whole distribution: how likely each number of wounds is.
-    box.appendChild(TableControl.ctx.el("p", "hs-odds-table", o.distribution.map(function (p, w) {
-      return w + " " + (w === 1 ? "wound" : "wounds") + " " + (p * 100).toFixed(1) + "%";
-    }).join(" · ")));
+    oddsLines(TableControl.ctx, box, pending.odds);
   }
 
   // --------------------------------------------------------------------------------- corrections
