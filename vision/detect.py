@@ -14,7 +14,7 @@ then tells apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -52,8 +52,15 @@ class DetectorSettings:
     """An outline that is not a clean card is cut where it is narrower than this (downscaled
     pixels) and its parts tried: cards joined by a neighbour's edge. 0 turns it off."""
     bridge_max_area: float = 0.12
-    """Outlines larger than this fraction of the frame are not cut (three large cards are 0.1)."""
+    """Outlines larger than this fraction of the frame are not cut (three large cards are 0.1; a
+    hand, an arm or a notebook is more)."""
+    zoom_max_area: float = 0.3
+    """Outlines up to this fraction of the frame that gave too few cards are looked at again at
+    full resolution, in their box only (a line of twelve cards laid close is about 0.25)."""
+    covered: float = 0.8
+    """An outline whose cards cover less of it than this is looked at again at full resolution."""
     outline_offset: float = 1.5
+    """The thickened edge's outer outline lies this far (in downscaled pixels) outside the card."""
     refine_reach: float = 6.0
     """How far (full-frame pixels) either side of a coarse side its edge is looked for."""
     refine_samples: int = 12
@@ -61,8 +68,12 @@ class DetectorSettings:
     refine_strong: float = 0.3
     """A step counts as an edge from this fraction of the side's strongest step."""
     refine_passes: int = 1
-    """The second pass starts from the first's sides and finds the few it could not reach."""
-    """The thickened edge's outer outline lies this far (in downscaled pixels) outside the card."""
+    """Times the sides are moved onto the card's edges (a second pass gained nothing on the hard
+    set)."""
+
+    def downscale_to_one(self) -> DetectorSettings:
+        """The same detector at full resolution (for a second look at a small box)."""
+        return replace(self, downscale=1)
 
 
 def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
@@ -96,12 +107,43 @@ def edge_map(frame: np.ndarray, settings: DetectorSettings) -> np.ndarray:
 def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray]:
     """Card-shaped quads in the BGR (or grey) frame, each (4, 2) float32 in frame pixels."""
     scale = settings.downscale
-    edges = edge_map(frame, settings)
+    small_area = (frame.shape[0] // scale) * (frame.shape[1] // scale)
+    low, high = settings.min_area * small_area, settings.max_area * small_area  # downscaled pixels
+    coarse, doubtful = outline_quads(frame, settings, scale, low, high)
+    if scale > 1:
+        # Outlines that gave no card and could hold a few: cards lying closer together than the
+        # downscaled edges can keep apart. Looked at again at full resolution, in their box only.
+        full = settings.downscale_to_one()
+        height, width = frame.shape[:2]
+        for (x, y, w, h), fallback in doubtful:
+            x0, y0 = max(0, (x - 2) * scale), max(0, (y - 2) * scale)
+            x1, y1 = min(width, (x + w + 2) * scale), min(height, (y + h + 2) * scale)
+            found, _ = outline_quads(frame[y0:y1, x0:x1], full, 1, low * scale * scale, high * scale * scale)
+            found = [quad + np.float32([x0, y0]) for quad in found]
+            coarse += found if area_of(found) >= area_of(fallback) else fallback
+    if not coarse:
+        return []
+    quads = np.array(coarse, np.float32)
+    for _ in range(settings.refine_passes):
+        quads = refine(frame, quads, settings)
+    return list(quads)
+
+
+def outline_quads(
+    image: np.ndarray, settings: DetectorSettings, scale: int, low: float, high: float
+) -> tuple[list[np.ndarray], list[tuple[tuple[int, int, int, int], list[np.ndarray]]]]:
+    """The coarse quads of the card outlines in ``image`` (seen at 1/``scale``; a card's outline
+    between ``low`` and ``high`` downscaled pixels of area), in ``image`` pixels; and the outlines
+    whose cards cover too little of them to be all there is: their boxes (downscaled pixels) with
+    the quads found in them."""
+    edges = edge_map(image, settings)
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    frame_area = edges.shape[0] * edges.shape[1]
-    low, high = settings.min_area * frame_area, settings.max_area * frame_area
     shortest = 4 * np.sqrt(low)  # the perimeter of the smallest card, in outline pixels
-    coarse = []
+    image_area = edges.shape[0] * edges.shape[1]
+    most = settings.bridge_max_area * image_area
+    zoom = settings.zoom_max_area * image_area if scale > 1 else 0
+    coarse: list[np.ndarray] = []
+    doubtful: list[tuple[tuple[int, int, int, int], list[np.ndarray]]] = []
     for contour in contours:
         if len(contour) < shortest:
             continue
@@ -110,7 +152,7 @@ def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray
             continue
         quad, clean = quad_of(contour, area, settings)
         found = []
-        if not clean and area <= settings.bridge_max_area * frame_area:
+        if not clean and area <= most:
             # Not a clean card outline: a neighbour's edge or the table's grain may touch it. Cut
             # the thin parts away and read what is left (a hand or a notebook is too big to try).
             for part in cut_bridges(contour, settings.bridge):
@@ -122,13 +164,16 @@ def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray
                     found.append(part_quad)
         if not found and quad is not None:
             found = [quad]
-        coarse += [shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2 for quad in found]
-    if not coarse:
-        return []
-    quads = np.array(coarse, np.float32)
-    for _ in range(settings.refine_passes):
-        quads = refine(frame, quads, settings)
-    return list(quads)
+        found = [shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2 for quad in found]
+        if area <= zoom and area_of(found) < settings.covered * area * scale * scale:
+            doubtful.append((cv2.boundingRect(contour), found))  # read again; these if that finds less
+        else:
+            coarse += found
+    return coarse, doubtful
+
+
+def area_of(quads: list[np.ndarray]) -> float:
+    return sum(cv2.contourArea(quad.astype(np.float32)) for quad in quads)
 
 
 def cut_bridges(contour: np.ndarray, width: int) -> list[np.ndarray]:
