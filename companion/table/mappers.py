@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from companion.bundle import Act, Note, TableMapper, Translation
 from companion.games import UnknownGameError, find_bundle
+from companion.names import name_key
 
 GameMapper = TableMapper
 
@@ -43,9 +44,10 @@ def find_mapper(game: str) -> TableMapper:
 
 
 def resolve_card(mapper: TableMapper, text: str, game: str = "") -> str:
-    """A card id from an id or a printed title, case-insensitively; raises UnknownCardChoiceError."""
-    wanted = text.strip().casefold()
+    """A card id from an id or a printed title in any typographic spelling (case, curly quotes,
+    spacing: :func:`companion.names.name_key`); raises UnknownCardChoiceError."""
+    wanted = name_key(text)
     for card in mapper.card_ids():
-        if wanted in (card.casefold(), mapper.card_title(card).casefold()):
+        if wanted in (name_key(card), name_key(mapper.card_title(card))):
             return card
     raise UnknownCardChoiceError(f"{game or 'the game'} has no card {text!r}")

@@ -117,6 +117,12 @@ def test_cards_are_found_by_id_or_title(card):
     assert MAPPER.card_title("bozlum-pigstickers") == "Bozlum Pigstickers"
 
 
+@pytest.mark.parametrize("typed", ["Skyrr\u2019s Blowback", "  skyrr's   BLOWBACK ", "skyrrs-blowback"])
+def test_enrolment_finds_a_title_in_any_typographic_spelling(typed):
+    """``companion enrol --card`` reads a title as ``companion score`` does (curly quotes, case, spaces)."""
+    assert resolve_card(MAPPER, typed) == "skyrrs-blowback"
+
+
 def test_a_reader_set_to_a_line_the_game_lacks_is_reported():
     wrong = ReaderZone(9, zones.LINE, 0, 3)
     assert isinstance(MAPPER.placed(wrong, "idol", published(), None), Note)

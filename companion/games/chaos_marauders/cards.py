@@ -8,30 +8,12 @@ reference, or ``assumed`` with a reason, so the owner of the physical game can c
 from __future__ import annotations
 
 import enum
-import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from companion.names import name_key
+
 CardId = str
-
-_STRAIGHT = str.maketrans(
-    {
-        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u00b4`", "'"),
-        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
-        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-"),
-    }
-)
-"""Typographic quotes, primes and dashes, and the straight character each is typed as."""
-
-
-def name_key(text: str) -> str:
-    """The form every typographic spelling of a card name shares: Unicode compatibility form (NFKC),
-    curly quotes and dashes as straight ones (the rules texts print "Skyrr\u2019s Blowback"), any run
-    of spaces as one, the ends trimmed, the case folded."""
-    # Straightened first: compatibility form would turn an acute accent into a space and a combining
-    # mark; fullwidth quotes come out of it straight.
-    straight = unicodedata.normalize("NFKC", text.translate(_STRAIGHT))
-    return " ".join(straight.split()).casefold()
 
 
 class Colour(enum.StrEnum):
