@@ -68,8 +68,6 @@ class RenderedTable:
         self._noise: list[np.ndarray] = []
         self._frame_count = 0
         self._gain = self._lighting()
-        some_face = next(iter(self._faces.values()), np.zeros((350, 250, 3), np.uint8))
-        self._back = card_back(some_face.shape[1::-1])
 
     # ------------------------------------------------------------------------------- the players
 
@@ -149,15 +147,8 @@ class RenderedTable:
         if self._empty is None:
             self._empty = self._empty_table()
         frame = self._empty.copy()
-        piles = {z.name for z in self.layout.zones if len(z.slots) == 1}
-        tops = {laid.zone: laid for laid in self._cards if laid.zone in piles}
-        for laid in self._cards:
-            face = self._faces[laid.card]
-            if laid.zone in piles and tops[laid.zone] is not laid:
-                # Under the card last laid, a pile shows card backs: a card uncovered again would be
-                # a new sighting the table cannot tell from a card just laid (docs/vision.md).
-                face = self._back if self._back.shape == face.shape else card_back(face.shape[1::-1])
-            paste_face(frame, face, self.corners_in_frame(laid).astype(np.float32))
+        for laid in self._cards:  # in the order laid: a pile shows its top card, face up, as it lies
+            paste_face(frame, self._faces[laid.card], self.corners_in_frame(laid).astype(np.float32))
         lit = (frame.astype(np.float32) * self._gain).clip(0, 255).astype(np.int16)
         if not self._noise:  # sensor noise, drawn once: adding it is cheap, drawing it is not
             for _ in range(NOISY_COPIES):
@@ -259,15 +250,6 @@ class RenderedSource:
 
     def close(self) -> None:
         self._closed.set()
-
-
-def card_back(size: tuple[int, int]) -> np.ndarray:
-    """The back every card shares: nothing the recognizer can name."""
-    width, height = size
-    back = np.full((height, width, 3), (35, 35, 120), np.uint8)
-    cv2.rectangle(back, (8, 8), (width - 9, height - 9), (40, 160, 200), 3)
-    cv2.circle(back, (width // 2, height // 2), min(width, height) // 4, (40, 160, 200), 3)
-    return back
 
 
 # --------------------------------------------------------------------------------- the demo's camera
@@ -411,7 +393,8 @@ def lay_random_cards(table: RenderedTable, count: int, rng: random.Random) -> No
 
 
 def visible_cards(table: RenderedTable) -> list[tuple[str, str]]:
-    """(zone, card) of every face up card: all in the lines, the top of each pile."""
+    """(zone, card) of every card in sight: all in the lines, the top of each pile (the others lie
+    under it)."""
     piles = {zone.name for zone in table.layout.zones if len(zone.slots) == 1}
     tops = {laid.zone: laid for laid in table.cards() if laid.zone in piles}
     return [(c.zone, c.card) for c in table.cards() if c.zone not in piles or tops[c.zone] is c]

@@ -72,6 +72,9 @@ class CardWatcher:
     def __init__(self, settings: WatcherSettings | None = None) -> None:
         self.settings = settings or WatcherSettings()
         self._tracks: list[Track] = []
+        self._departed: list[Track] = []
+        """Tracks reported gone in the last few frames: a card laid on a pile may settle only after
+        the card it covers was reported gone, and must still name it in ``covers``."""
         self._next_id = 1
 
     def update(self, sightings: Iterable[Sighting], at: float) -> list[CardSighted | CardGone]:
@@ -87,6 +90,10 @@ class CardWatcher:
             track.seen, track.missed, track.at_mm = track.seen + 1, 0, sighting.at_mm
             track.confidences.append(sighting.confidence)
         out: list[CardSighted | CardGone] = []
+        for track in self._departed:
+            track.missed += 1
+        keep = self.settings.gone_frames + self.settings.settle_frames
+        self._departed = [track for track in self._departed if track.missed <= keep]
         for track in unmatched:
             track.missed += 1
             track.seen = 0
@@ -94,6 +101,7 @@ class CardWatcher:
                 self._tracks.remove(track)  # not seen in a row: it was passing through
             elif track.missed >= self.settings.gone_frames:
                 self._tracks.remove(track)
+                self._departed.append(track)
                 out.append(CardGone(track.zone, track.card, at, track.id))
         self._tracks.extend(fresh)
         for track in list(self._tracks):
@@ -112,7 +120,8 @@ class CardWatcher:
             out.append(CardGone(moved[0].zone, moved[0].card, at, moved[0].id))
         track.reported = True
         confidence = sum(track.confidences) / len(track.confidences)
-        covers = tuple(t.id for t in self._vanished(track, lambda t: self._same_spot(t, track)))
+        under = [*self._vanished(track, lambda t: self._same_spot(t, track)), *self._departed]
+        covers = tuple(t.id for t in under if t.missed >= track.seen and self._same_spot(t, track))
         out.append(CardSighted(track.zone, track.card, round(confidence, 3), at, track.id, covers))
         return out
 
@@ -124,6 +133,7 @@ class CardWatcher:
         """Every reported card gone at once (the camera stopped): the table must not keep them."""
         gone = [CardGone(t.zone, t.card, at, t.id) for t in self._tracks if t.reported]
         self._tracks.clear()
+        self._departed.clear()
         return gone
 
     def _vanished(self, track: Track, which: Callable[[Track], bool]) -> list[Track]:

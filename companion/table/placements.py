@@ -141,6 +141,7 @@ class Placements:
                 "card": tag.card_id,
                 "seen_at": seen_at,
                 "settled_at": settled_at,
+                "came_from": came_from,
             }
             translation = translation.with_observation(observation)
         table.dispatch(translation, settled_at)

@@ -3,29 +3,67 @@ is played like a settled tag (the camera already waited for it to lie still), a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from companion.games.chaos_marauders.zones import DISCARD, LINE
+from companion.bundle import LivePosition, Note
+from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
 from companion.observations import CardGone, CardSighted
 from companion.table import ReaderZone, Table, TableConfig, TableConfigError
+from companion.table.mappers import UnknownGameMapperError
 
-from .table_fakes import TOY_READERS, toy_mappers
+from .table_fakes import TOY_READERS, ToyMapper
 
 CAMERA_ZONES = (
     ReaderZone(1_000_000, LINE, 1, 0, camera="p1-line0"),
     ReaderZone(1_000_001, DISCARD, camera="discard"),
+    ReaderZone(1_000_002, PAD, camera="pad"),
 )
 
 
+class PileMapper(ToyMapper):
+    """The toy mapper, also saying what the engine holds on the discard pile (``game["discard"]``)."""
+
+    def cards_in(self, zone: ReaderZone, position: LivePosition) -> Sequence[str] | None:
+        if zone.kind == DISCARD:
+            return position.state.get("discard", [])
+        return super().cards_in(zone, position)
+
+    def lifted(self, zone: ReaderZone, card_id: str, position: LivePosition) -> Note | None:
+        return super().lifted(zone, card_id, position) if zone.kind == LINE else None  # as Chaos Marauders
+
+
 @pytest.fixture
-def table(session, registry, clock) -> Table:
-    config = TableConfig(settle_ms=300, removal_ms=400, readers=TOY_READERS + CAMERA_ZONES)
-    return Table(session, config, registry, clock=clock, mappers=toy_mappers)
+def mapper() -> PileMapper:
+    return PileMapper()
 
 
-def sight(table, clock, zone: str, card: str, track: int = 1) -> None:
-    table.observe(CardSighted(zone, card, 0.97, clock(), track))
+@pytest.fixture
+def table(session, registry, clock, mapper) -> Table:
+    config = TableConfig(settle_ms=300, removal_ms=400, move_ms=3000, readers=TOY_READERS + CAMERA_ZONES)
+
+    def mappers(game: str) -> PileMapper:
+        if game != "toy":
+            raise UnknownGameMapperError(game)
+        return mapper
+
+    return Table(session, config, registry, clock=clock, mappers=mappers)
+
+
+def sight(table, clock, zone: str, card: str, track: int = 1, covers: tuple[int, ...] = ()) -> None:
+    table.observe(CardSighted(zone, card, 0.97, clock(), track, covers))
     table.pump()
+
+
+def gone(table, clock, zone: str, card: str, track: int) -> None:
+    table.observe(CardGone(zone, card, clock(), track))
+    table.pump()
+
+
+def discarded(session, card: str) -> None:
+    """The engine accepted the discard: its pile holds the card."""
+    session.current["game"].setdefault("discard", []).append(card)
 
 
 def test_a_camera_zone_is_configured_by_its_name_on_the_mat():
@@ -87,3 +125,93 @@ def test_an_unmapped_zone_or_a_card_the_game_lacks_is_a_notice_not_a_move(table,
     notices = " | ".join(session.notices())
     assert "zone 'p3-line2', which the table layout does not map" in notices
     assert "'bogus-card'" in notices and "toy has no such card" in notices
+
+
+# ------------------------------------------------------------------- moves between zones
+
+
+def test_a_card_carried_from_a_line_to_the_discard_pile_arrives_from_the_line(table, session, clock, mapper):
+    sight(table, clock, "p1-line0", "boss", track=3)
+    session.current["game"]["lines"][1][0] = ["boss"]  # the engine placed it
+    clock.advance(1)
+    gone(table, clock, "p1-line0", "boss", 3)
+    assert "Big Boss lifted from P2's line 1" in session.notices()
+    clock.advance(1.5)  # carried across the table
+    sight(table, clock, "discard", "boss", track=4)
+    assert mapper.came_from == [None, "line"]  # as a tag moved between readers
+    assert session.sent[-1].payload["kind"] == "discard"
+    assert not any("lifted" in text for text in session.notices())  # it went somewhere: no alarm
+
+
+def test_a_lift_longer_ago_than_the_move_window_is_not_where_a_card_came_from(table, session, clock, mapper):
+    sight(table, clock, "p1-line0", "boss", track=3)
+    gone(table, clock, "p1-line0", "boss", 3)
+    clock.advance(3.5)
+    sight(table, clock, "discard", "boss", track=4)
+    assert mapper.came_from == [None, None]
+
+
+def test_copies_claim_the_most_recent_lift_of_their_card(table, session, clock, mapper):
+    sight(table, clock, "p1-line0", "grunt", track=1)
+    sight(table, clock, "pad", "grunt", track=2)
+    gone(table, clock, "p1-line0", "grunt", 1)
+    clock.advance(0.5)
+    gone(table, clock, "pad", "grunt", 2)
+    clock.advance(0.5)
+    sight(table, clock, "discard", "grunt", track=3)
+    sight(table, clock, "discard", "grunt", track=4)
+    sight(table, clock, "discard", "grunt", track=5)  # a third copy: no lift left to claim
+    assert mapper.came_from == [None, None, "pad", "line", None]
+
+
+def test_a_card_lifted_and_laid_back_in_its_zone_is_not_played_again(table, session, clock, mapper):
+    sight(table, clock, "p1-line0", "boss", track=3)
+    session.current["game"]["lines"][1][0] = ["boss"]
+    gone(table, clock, "p1-line0", "boss", 3)
+    assert "Big Boss lifted from P2's line 1" in session.notices()
+    clock.advance(10)
+    sight(table, clock, "p1-line0", "boss", track=9)
+    assert len(session.sent) == 1 and not any("lifted" in text for text in session.notices())
+
+
+# -------------------------------------------------------------------------------- piles
+
+
+def pile_of_grunt_then_boss(table, session, clock) -> None:
+    """grunt discarded, then boss laid on it (the camera saw grunt vanish under boss)."""
+    sight(table, clock, "discard", "grunt", track=1)
+    discarded(session, "grunt")
+    sight(table, clock, "discard", "boss", track=2, covers=(1,))
+    discarded(session, "boss")
+    gone(table, clock, "discard", "grunt", 1)
+    assert [c.payload["card"] for c in session.sent] == ["grunt", "boss"]
+
+
+def test_a_pile_card_uncovered_again_is_not_discarded_again(table, session, clock, mapper):
+    pile_of_grunt_then_boss(table, session, clock)
+    # boss lifted off the pile: grunt shows again where boss lay (and boss is reported gone after).
+    sight(table, clock, "discard", "grunt", track=3, covers=(2,))
+    gone(table, clock, "discard", "boss", 2)
+    assert len(session.sent) == 2 and session.notices() == []
+    # boss laid back on top: the engine holds it there already.
+    sight(table, clock, "discard", "boss", track=4, covers=(3,))
+    assert len(session.sent) == 2
+
+
+def test_a_new_copy_of_a_buried_pile_card_is_a_real_discard(table, session, clock, mapper):
+    pile_of_grunt_then_boss(table, session, clock)
+    sight(table, clock, "discard", "spell", track=3, covers=(2,))
+    discarded(session, "spell")
+    gone(table, clock, "discard", "boss", 2)
+    # Another grunt laid on spell: the card under spell is boss, so this grunt is not uncovered.
+    sight(table, clock, "discard", "grunt", track=4, covers=(3,))
+    assert [c.payload["card"] for c in session.sent] == ["grunt", "boss", "spell", "grunt"]
+
+
+def test_an_uncovered_card_the_engine_does_not_hold_is_played(table, session, clock, mapper):
+    """By count: the camera's record says grunt lies there, the engine has none (its discard was
+    corrected away on the phone), so grunt reappearing is played like a card just laid."""
+    pile_of_grunt_then_boss(table, session, clock)
+    session.current["game"]["discard"] = ["boss"]
+    sight(table, clock, "discard", "grunt", track=3, covers=(2,))
+    assert [c.payload["card"] for c in session.sent] == ["grunt", "boss", "grunt"]

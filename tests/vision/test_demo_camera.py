@@ -179,3 +179,45 @@ def test_with_slot_zones_the_camera_tells_the_engine_the_slot(game: Session, tmp
         assert wait_until(game, lambda: game.position().state.boards[0][1][3] == card)
     [entry] = camera_inputs(game)
     assert entry["observation"]["zone"]["camera"] == "p0-line1-slot3" and entry["action"]["slot"] == 3
+
+
+def test_a_card_moved_on_camera_means_what_a_moved_tag_means(game: Session, tmp_path: Path):
+    """A card carried from a line to the discard pile reaches the engine as the discard of the card
+    being placed, known to come from the line; lifting the pile's top card uncovers the one beneath,
+    which is not played again, while a new card laid on the pile still is."""
+    rng = random.Random(13)
+    ids = [str(card["id"]) for card in find_bundle(GAME).cards()]
+    faces = card_faces(ids, rng)
+    references = tmp_path / "refs.npz"
+    ReferenceSet.from_faces(faces).save(references)
+    layout = load_layout(GAME, SEATS)
+    table = RenderedTable(layout, {face.card: face.image for face in faces}, rng)
+    camera = CameraSettings("sim:", SEATS, references=references, settle_frames=3, gone_frames=3)
+    settings = Settings(db=game.db_path, camera=camera, extra={"table": {"readers": layout.reader_entries()}})
+    first, second, third = "crummy-snotling-slaves", "hobgoblin-musician", "hobgoblin-standard"
+    with adapters(settings, game, RenderedSource(table, fps=20)) as wired:
+        assert wired.camera is not None
+        assert wait_until(game, lambda: game.view()["devices"].get("camera", {}).get("state") == "watching")
+        table.place("p0-line0", first)
+        assert wait_until(game, lambda: "which slot?" in game.position().prompt.text)
+        # Grotsnik thinks better of it: the card goes from his line to the discard pile.
+        table.remove("p0-line0", first)
+        table.place("discard", first)
+        assert wait_until(game, lambda: game.position().state.discard == (first,))
+        moved = camera_inputs(game)[-1]
+        assert moved["action"] == {"kind": "discard", "player": 0, "card": first}
+        assert moved["observation"]["came_from"] == "line"
+        assert not any("lifted" in str(n.get("text")) for n in game.view()["notices"])
+        # Ugluk draws a card and discards it: it lies on the first.
+        table.place("discard", second)
+        assert wait_until(game, lambda: game.position().state.discard == (first, second))
+        before = len(camera_inputs(game))
+        # The top card lifted off: the camera sees the first card again, which is not a new discard.
+        table.remove("discard", second)
+        lying = wired.camera.watcher.lying
+        assert wait_until(game, lambda: [(t.zone, t.card) for t in lying()] == [("discard", first)])
+        # Grotsnik draws and discards a card: played, and nothing was played before it.
+        table.place("discard", third)
+        assert wait_until(game, lambda: game.position().state.discard == (first, second, third))
+        after = [(e["action"]["kind"], e["action"]["card"]) for e in camera_inputs(game)[before:]]
+        assert after == [("draw", third), ("discard", third)]

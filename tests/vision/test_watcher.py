@@ -196,3 +196,48 @@ def test_the_watch_command_says_in_one_line_what_is_missing(capsys, tmp_path):
     assert first == "companion vision: frame source 'usb:0': unknown kind 'usb' (camera, file, folder or sim)"
     assert second.startswith("companion vision: no enrolled card faces at ")
     assert second.endswith("run `companion vision enrol --game chaos-marauders REFDIR`")
+
+
+def grunt(zone: str = "discard", x: float = 100.0) -> Sighting:
+    return Sighting(zone, "grunt", 0.9, (x, 100.0))
+
+
+def test_a_card_carried_to_another_zone_is_gone_from_the_first_before_it_is_sighted(watcher):
+    """Its removal would otherwise come ``gone_frames`` late, after the sighting: the table must
+    hear the lift first to know where the card came from."""
+    out = feed(watcher, [[boss()]] * 3 + [[boss("discard")]] * SETTLE)  # laid at once
+    first, gone, sighted = [o for frame in out for o in frame]
+    assert isinstance(gone, CardGone) and (gone.zone, gone.track) == ("p0-line0", first.track)
+    assert isinstance(sighted, CardSighted) and sighted.zone == "discard" and sighted.at == gone.at
+    assert watcher.lying() == [t for t in watcher.lying() if t.zone == "discard"]
+
+
+def test_a_copy_laid_elsewhere_while_the_first_still_lies_is_no_move(watcher):
+    out = feed(watcher, [[boss()]] * 3 + [[boss(), boss("discard")]] * SETTLE)
+    assert [type(o) for frame in out for o in frame] == [CardSighted, CardSighted]
+
+
+def test_a_card_pushed_along_its_zone_is_the_same_card(watcher):
+    out = feed(watcher, [[boss()]] * 3 + [[boss(x=200.0)]] * (GONE + 3))
+    assert [type(o) for frame in out for o in frame] == [CardSighted]
+    [track] = watcher.lying()
+    assert track.at_mm == (200.0, 100.0)
+
+
+def test_a_card_laid_on_a_pile_names_the_card_it_covers(watcher):
+    out = feed(watcher, [[boss("discard")]] * 3 + [[grunt(x=101.0)]] * (GONE + 1))
+    under, covering, gone = [o for frame in out for o in frame]
+    assert isinstance(covering, CardSighted) and covering.covers == (under.track,)
+    assert isinstance(gone, CardGone) and gone.track == under.track
+    # Laid beside it, not on it: covers nothing.
+    side = CardWatcher(WatcherSettings(settle_frames=SETTLE, gone_frames=GONE))
+    out = feed(side, [[boss("discard")]] * 3 + [[boss("discard"), grunt(x=300.0)]] * SETTLE)
+    assert [o.covers for frame in out for o in frame] == [(), ()]
+
+
+def test_a_covered_card_reported_gone_before_the_new_card_settled_is_still_named():
+    quick = CardWatcher(WatcherSettings(settle_frames=3, gone_frames=2))
+    out = feed(quick, [[boss("discard")]] * 3 + [[]] + [[grunt(x=101.0)]] * 3)
+    under, gone, covering = [o for frame in out for o in frame]
+    assert isinstance(gone, CardGone) and isinstance(covering, CardSighted)
+    assert covering.covers == (under.track,)
