@@ -9,7 +9,7 @@ blank card back fail one test or the other and are reported as nothing, never as
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -62,6 +62,11 @@ class RecognizerSettings:
     """A best match scoring from this up to ``min_score`` is looked at again with nudged quads."""
     nudge: float = 0.05
     """How far the second look moves a quad's sides, as a fraction of its size."""
+    closer_part: float = 0.7
+    """A quad nobody could name is looked at again at full resolution; what is found inside it counts
+    when it is smaller than this part of it (a card of two joined, not the same quad again)."""
+    closer_size: float = 1.5
+    """...and only when it is this many times the median card named in the same frame."""
     square_below: float = 1.2
     """A quad whose long sides are less than this many times its short ones is read both ways."""
     detector: detect.DetectorSettings = field(default_factory=detect.DetectorSettings)
@@ -108,11 +113,46 @@ class Recognizer:
         if min(frame.shape[:2]) < MIN_SIDE:
             return []
         detections = []
+        unnamed = []
         for quad in detect.find_quads(frame, self.settings.detector):
             detection = self.identify(frame, quad)
             if detection is not None:
                 detections.append(detection)
+            else:
+                unnamed.append(quad)
+        if self.settings.detector.downscale > 1 and unnamed:
+            # Only a quad larger than the cards named beside it can be two cards joined (without
+            # a named card to compare, every one is looked at).
+            sizes = [cv2.contourArea(d.corners) for d in detections]
+            least = self.settings.closer_size * float(np.median(sizes)) if sizes else 0.0
+            for quad in unnamed:
+                if cv2.contourArea(quad.astype(np.float32)) >= least:
+                    detections += self._closer_look(frame, quad)
         return detections
+
+    def _closer_look(self, frame: np.ndarray, quad: np.ndarray) -> list[Detection]:
+        """The cards inside a quad nobody could name, found at full resolution: two cards laid
+        close whose outlines joined at half size into one card-shaped quad."""
+        height, width = frame.shape[:2]
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 4, 0)
+        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 4, (width, height))
+        box = frame[y0:y1, x0:x1]
+        if min(box.shape[:2]) < MIN_SIDE:
+            return []
+        detector = self.settings.detector
+        scale = (width * height) / (box.shape[0] * box.shape[1])  # the same card sizes in pixels
+        closer = replace(
+            detector, downscale=1, min_area=detector.min_area * scale, max_area=detector.max_area * scale
+        )
+        whole = cv2.contourArea(quad.astype(np.float32))
+        found = []
+        for inner in detect.find_quads(box, closer):
+            inner = inner + np.float32([x0, y0])
+            smaller = cv2.contourArea(inner) < self.settings.closer_part * whole
+            inside = cv2.pointPolygonTest(quad.astype(np.float32), inner.mean(axis=0).tolist(), False) > 0
+            if smaller and inside and (detection := self.identify(frame, inner)) is not None:
+                found.append(detection)
+        return found
 
     def identify(self, frame: np.ndarray, quad: np.ndarray) -> Detection | None:
         """The card whose face lies in ``quad`` (short side first), or None when not sure.

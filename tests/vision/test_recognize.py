@@ -195,10 +195,15 @@ def test_a_small_deck_without_centring(deck):
     assert [d.card for d in small.recognize(frame)] == [deck[1].card]  # the unenrolled one gives nothing
 
 
-def test_a_line_of_cards_a_few_pixels_apart(deck, recognizer):
+@pytest.mark.parametrize(("width", "gap"), [(120, 14), (84, 10), (84, 6), (120, 6)])
+def test_a_line_of_cards_a_few_pixels_apart(deck, recognizer, width, gap):
+    # A mat's 8 mm slot gap is about 10 px at 720p; at half size, 6 px of table between two cards
+    # is gone, and the detector must look again at full resolution.
     faces = (10, 11, 12, 13, 14)
-    placements = [synth.Placement(face, (300 + 134 * n, 360), 0, 120) for n, face in enumerate(faces)]
-    frame, _ = lay(deck, placements)  # 14 px of table between neighbours: a mat's slot gap at 720p
+    placements = [
+        synth.Placement(face, (300 + (width + gap) * n, 360), 0, width) for n, face in enumerate(faces)
+    ]
+    frame, _ = lay(deck, placements)
     assert sorted(d.card for d in recognizer.recognize(frame)) == sorted(deck[face].card for face in faces)
 
 
