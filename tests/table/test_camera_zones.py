@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.bundle import LivePosition, Note
 from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
@@ -13,7 +15,7 @@ from companion.observations import CardGone, CardSighted
 from companion.table import ReaderZone, Table, TableConfig, TableConfigError
 from companion.table.mappers import UnknownGameMapperError
 
-from .table_fakes import TOY_READERS, ToyMapper
+from .table_fakes import TOY_READERS, ToyMapper, toy_view
 
 CAMERA_ZONES = (
     ReaderZone(1_000_000, LINE, 1, 0, camera="p1-line0"),
@@ -215,3 +217,43 @@ def test_an_uncovered_card_the_engine_does_not_hold_is_played(table, session, cl
     session.current["game"]["discard"] = ["boss"]
     sight(table, clock, "discard", "grunt", track=3, covers=(2,))
     assert [c.payload["card"] for c in session.sent] == ["grunt", "boss", "grunt"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.none(), st.sampled_from(["grunt", "boss", "spell"])), max_size=14))
+def test_piling_up_and_lifting_off_never_plays_a_card_twice(session, registry, clock, ops):
+    """Cards laid on the pile (``None``: the top lifted off) as the watcher reports them. Lifting
+    never plays anything; a card the engine's pile does not hold yet is always played."""
+    session.current = toy_view()
+    config = TableConfig(readers=CAMERA_ZONES)
+    table = Table(session, config, registry, clock=clock, mappers=lambda game: PileMapper())
+    pile: list[tuple[str, int]] = []  # (card, track) as it lies, bottom to top
+    tracks = iter(range(1, 1000))
+    for op in ops:
+        clock.advance(1)
+        sent = len(session.sent)
+        if op is None:
+            if not pile:
+                continue
+            top, lifted = pile.pop()
+            if pile:  # the card beneath comes into sight where the lifted one lay
+                card, _ = pile[-1]
+                pile[-1] = (card, next(tracks))
+                sight(table, clock, "discard", card, pile[-1][1], covers=(lifted,))
+            gone(table, clock, "discard", top, lifted)
+            assert len(session.sent) == sent
+            continue
+        if pile and op == pile[-1][0]:
+            continue  # a copy laid exactly on itself is the same track to the watcher (docs/vision.md)
+        fresh = op not in session.current["game"].get("discard", [])
+        covers = (pile[-1][1],) if pile else ()
+        pile.append((op, next(tracks)))
+        sight(table, clock, "discard", op, pile[-1][1], covers=covers)
+        if covers:
+            gone(table, clock, "discard", pile[-2][0], covers[0])
+        played = session.sent[sent:]
+        assert len(played) <= 1
+        if played:
+            discarded(session, op)
+        if fresh:
+            assert [c.payload["card"] for c in played] == [op]
