@@ -10,7 +10,19 @@ from dataclasses import replace
 from companion.games.heroscape.simulate import play
 from companion.games.heroscape.state import State
 
-from .rules_support import GAME, act, act_events, battle, d20, new, refused, roll_asked, setup
+from .rules_support import (
+    GAME,
+    act,
+    act_events,
+    battle,
+    d20,
+    new,
+    premade,
+    quiet_round,
+    refused,
+    roll_asked,
+    setup,
+)
 
 ARMIES = [["marro-drudge", "sonlen"], ["marro-stingers", "tor-kul-na"]]
 ORDERS = [
@@ -102,3 +114,18 @@ def test_random_play_asks_for_roll_offs_and_they_change_nothing_else() -> None:
     asked = [a for a in played.log if a.kind == "dispute"]
     assert asked, "the simulator never asked for a roll-off"
     assert played.violations == []
+
+
+def test_a_roll_off_during_the_flood_question_judges_no_victory_early() -> None:
+    """Losses declared at one moment for everyone (the flood) are all declared before anyone is judged
+    the last one standing; a roll-off asked in the middle must not judge them either."""
+    state = premade([["raelin"], ["tor-kul-na"]], "deadly-wall-of-water")
+    for _ in range(2):
+        state = quiet_round(state)
+    state = d20(quiet_round(state, rolls=(20, 1)), 1, 4)  # the wall floods
+    state = act(state, "declare", player=0, fact="flooded", figures=["0:raelin"])  # Ann's last figure
+    asked = state
+    state = act(state, "dispute", player=1, opponent=0, about="simultaneous-powers")
+    state = d20(d20(state, 1, 6), 0, 5)
+    assert not state.finished and unchanged_but_the_record(asked, state)
+    assert GAME.prompt(state).kind == "flood"  # type: ignore[union-attr]  # Ben still declares his

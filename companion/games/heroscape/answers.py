@@ -52,8 +52,8 @@ def answer(cat: Catalog, state: State, ask: Ask, a: Action, ev: list[Event]) -> 
         ev.append(
             Event(
                 "HiveMind",
-                f"Hive Mind: {who(state, seat)} first takes a turn with "
-                f"{cat.card(UnitId.parse(unit).card).title}",
+                f"Hive Mind: {who(state, seat)}'s {cat.card(UnitId.parse(unit).card).title} "
+                "squad takes a turn before the Hive",
                 {},
             )
         )
@@ -78,7 +78,11 @@ def answer(cat: Catalog, state: State, ask: Ask, a: Action, ev: list[Event]) -> 
         power = powers.rebirth_offered(cat, state)
         assert power is not None and state.turn is not None
         ev.append(
-            Event("PowerUsed", f"{power.name}: roll the d20 ({power.number('threshold')} or higher)", {})
+            Event(
+                "PowerUsed",
+                f"{power.name}: roll the d20 (it works on {power.number('threshold')} or higher)",
+                {},
+            )
         )
         return push(
             pop(state), D20Step(seat, "power", power.id, state.turn.unit, "", power.number("threshold"))
@@ -103,7 +107,9 @@ def d20_rolled(cat: Catalog, state: State, step: D20Step, value: int, ev: list[E
     fid = FigureId.parse(step.target)  # an extreme fall
     state = pop(state)
     if value >= step.threshold:
-        ev.append(Event("FallSurvived", f"{figure_label(cat, state, fid)} survives the fall: {value}", {}))
+        ev.append(
+            Event("FallSurvived", f"{figure_label(cat, state, fid)} rolls {value} and survives the fall", {})
+        )
         return state
-    ev.append(Event("FallFatal", f"{value}: the fall is fatal", {}))
+    ev.append(Event("FallFatal", f"{figure_label(cat, state, fid)} rolls {value}: the fall is fatal", {}))
     return combat.destroy(cat, state, fid, None, ev)

@@ -268,8 +268,8 @@ def declare_attack(
     ev.append(
         Event(
             "AttackDeclared",
-            f"{figure_label(cat, state, attacker)} attacks {owned_label(cat, state, defender)}{how}: "
-            f"{attack} attack {_dice(attack)} against {defense}",
+            f"{owned_label(cat, state, attacker)} attacks {owned_label(cat, state, defender)}{how}: "
+            f"{attack} attack {_dice(attack)} against {defense} defense {_dice(defense)}",
             {
                 "attacker": attacker.format(),
                 "defender": defender.format(),
@@ -352,8 +352,8 @@ def leaving_engagement(
     ev.append(
         Event(
             "LeavingEngagement",
-            f"{figure_label(cat, state, defender)} leaves {owned_label(cat, state, attacker)}: "
-            "one die for a wound",
+            f"{figure_label(cat, state, defender)} leaves its engagement with "
+            f"{owned_label(cat, state, attacker)}, which rolls one die to wound it",
             {"attacker": attacker.format(), "defender": defender.format()},
         )
     )
@@ -380,15 +380,20 @@ def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: 
     if levels < card.height:
         fail(f"A drop of {levels} is less than {name}'s height of {card.height}: no fall")
     if levels >= card.height + EXTREME_FALL:
-        ev.append(Event("Fell", f"{name} falls {levels} levels: an extreme fall, roll the d20", {}))
+        ev.append(
+            Event(
+                "Fell", f"{name} falls {levels} levels, an extreme fall: roll the d20 (19 or 20 survives)", {}
+            )
+        )
         return push(state, D20(seat, "extreme-fall", target=fid.format(), threshold=EXTREME_FALL_SURVIVES))
     dice = MAJOR_FALL_DICE if levels >= card.height + MAJOR_FALL else 1
     kind = "major" if dice == MAJOR_FALL_DICE else ""
     ev.append(
         Event(
             "Fell",
-            f"{name} falls {levels} levels: roll {dice} combat {_dice(dice)}"
-            + (" (a major fall)" if kind else ""),
+            f"{name} falls {levels} levels"
+            + (", a major fall" if kind else "")
+            + f": roll {dice} combat {_dice(dice)}, each skull a wound",
             {},
         )
     )
@@ -431,20 +436,18 @@ def resolve(
     state = evolve(state, stack=state.stack[:-1])
     defender = FigureId.parse(pending.defender)
     hits = max(0, skulls - shields)
-    name = figure_label(cat, state, defender)
+    name = owned_label(cat, state, defender)
+    skulls_said = _count(skulls, "skull")
     if pending.kind == "attack" and state.basic:
         wounds = hits and 1
-        verb = f"{skulls} against {shields}: " + (f"{name} is destroyed" if hits else "blocked")
+        verb = f"{skulls_said} against {_count(shields, 'shield')}, " + ("destroyed" if hits else "blocked")
+    elif pending.kind == "attack":
+        wounds = hits
+        outcome = _count(wounds, "wound") if wounds else "blocked"
+        verb = f"{skulls_said} against {_count(shields, 'shield')}, {outcome}"
     else:
         wounds = hits
-        blocked = "blocked" if pending.kind == "attack" else "no wound"
-        verb = f"{skulls} against {shields}: " + (
-            f"{wounds} {'wound' if wounds == 1 else 'wounds'}" if wounds else blocked
-        )
-        if pending.kind != "attack":
-            verb = f"{skulls} {'skull' if skulls == 1 else 'skulls'}: " + (
-                f"{wounds} {'wound' if wounds == 1 else 'wounds'}" if wounds else "no wound"
-            )
+        verb = f"{skulls_said}, {_count(wounds, 'wound') if wounds else 'no wound'}"
     ev.append(
         Event("AttackResolved", f"{name}: {verb}", {"skulls": skulls, "shields": shields, "wounds": wounds})
     )
@@ -489,7 +492,7 @@ def wound(
     ev.append(
         Event(
             "Wounded",
-            f"{figure_label(cat, state, fid)} has {total} of {life} wounds",
+            f"{owned_label(cat, state, fid)} has {_count(total, 'wound')} (Life {life})",
             {"figure": fid.format(), "wounds": total},
         )
     )
@@ -504,7 +507,8 @@ def heal(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event])
     ev.append(
         Event(
             "Healed",
-            f"{figure_label(cat, state, fid)}: {_count(figure.wounds - left, 'wound')} removed ({left} left)",
+            f"{figure_label(cat, state, fid)} heals {_count(figure.wounds - left, 'wound')} "
+            f"({_count(left, 'wound')} left)",
             {"figure": fid.format(), "wounds": left},
         )
     )
@@ -541,7 +545,9 @@ def destroy(
         state = evolve(state, killed=tuple(killed))
     state = _drop_glyphs_of(state, target)
     if state.unit(fid.unit) is not None and not state.unit(fid.unit).alive:  # type: ignore[union-attr]
-        ev.append(Event("CardOutOfPlay", f"{who(state, fid.seat)}'s {card.title}: every figure is gone", {}))
+        ev.append(
+            Event("CardOutOfPlay", f"{who(state, fid.seat)}'s {card.title} card has no figures left", {})
+        )
     return state
 
 

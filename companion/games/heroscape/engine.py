@@ -84,6 +84,7 @@ from companion.games.heroscape.state import (
 RULES_VERSION = "heroscape/engine-3"
 """Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 DEFAULT_SCENARIO = "deadly-wall-of-water"
+CORRECTED = {"alive": "back on the battlefield", "destroyed": "destroyed", "exited": "out of play"}
 TEAM_CHOICES = (
     ("scenario", "As the scenario says"),
     ("none", "Every player alone"),
@@ -222,7 +223,14 @@ class HeroScape(Game[State]):
         if not isinstance(seat, int) or not 0 <= seat < state.seats:
             malformed(f"{action.kind}.player: there is no seat {seat} (0 to {state.seats - 1})")
         ev: list[Event] = []
+        rolling_off = isinstance(action, Dispute) or (
+            isinstance(action, Roll) and isinstance(state.top, Contest)
+        )
         state = self._handle(state, action, ev)
+        if rolling_off:
+            # A roll-off changes nothing but its record: the position it waits on top of was settled
+            # already, and settling it again (a victory judged mid-flood, say) would change the game.
+            return state, tuple(ev)
         return self._settle(state, ev), tuple(ev)
 
     def _handle(self, state: State, a: Action, ev: list[Event]) -> State:
@@ -284,6 +292,8 @@ class HeroScape(Game[State]):
 
     def _settle(self, state: State, ev: list[Event]) -> State:
         cat, scenario = self.catalog, self.catalog.scenario(state.scenario)
+        if isinstance(state.top, Contest):
+            return state  # a roll-off under way: the game waits on it (a hand correction meanwhile)
         for _ in range(200):
             before = state
             state = scenarios.check_victory(cat, state, scenario, ev)
@@ -389,7 +399,7 @@ def _rolled_off(cat: Catalog, state: State, seat: int, value: int, ev: list[Even
     tied = tuple(s for s, v in rolloff.rolls if v == best)
     if len(tied) > 1:
         names = " and ".join(who(state, s) for s in tied)
-        ev.append(Event("RollOffTied", f"{names} tie at {best}: they roll again", {}))
+        ev.append(Event("RollOffTied", f"{names} tie at {best} and roll again", {}))
         return evolve(state, rolloff=RollOff(rolloff.purpose, tied))
     winner = tied[0]
     scenario = cat.scenario(state.scenario)
@@ -398,7 +408,11 @@ def _rolled_off(cat: Catalog, state: State, seat: int, value: int, ev: list[Even
         return armies.start_draft(cat, state, scenario, winner, state.sets, ev)
     if rolloff.purpose == "placement":
         ev.append(
-            Event("PlacementOrder", f"{who(state, winner)} places his army first; then to the left", {})
+            Event(
+                "PlacementOrder",
+                f"{who(state, winner)} places his army first, then each player to his left in turn",
+                {"seat": winner},
+            )
         )
         return rounds.begin_round(cat, state, scenario, ev)
     if rolloff.purpose == "hive":
@@ -416,7 +430,8 @@ def _rolled_off(cat: Catalog, state: State, seat: int, value: int, ev: list[Even
     ev.append(
         Event(
             "Initiative",
-            f"{who(state, winner)} wins the initiative: " + ", ".join(who(state, s) for s in order),
+            f"{who(state, winner)} wins the initiative; the turn order is "
+            + ", ".join(who(state, s) for s in order),
             {"order": list(order)},
         )
     )
@@ -506,10 +521,12 @@ def _correct(cat: Catalog, state: State, a: CorrectWounds | CorrectStatus, ev: l
     if isinstance(a, CorrectWounds):
         if not 0 <= a.wounds < life:
             fail(f"{name} has Life {life}: wounds from 0 to {life - 1} (destroy it instead)")
-        ev.append(Event("Corrected", f"Correction: {name} has {a.wounds} wounds", {"figure": a.figure}))
+        ev.append(
+            Event("Corrected", f"Correction: {name} has {_count(a.wounds, 'wound')}", {"figure": a.figure})
+        )
         return set_figure(state, fid, Figure(a.wounds, figure.status))
     status = "" if a.status == "alive" else a.status
-    ev.append(Event("Corrected", f"Correction: {name} is {a.status}", {"figure": a.figure}))
+    ev.append(Event("Corrected", f"Correction: {name} is {CORRECTED[a.status]}", {"figure": a.figure}))
     kept = figure.wounds if status == "" else min(figure.wounds, life)
     state = set_figure(state, fid, Figure(kept, status))
     if status:
@@ -519,3 +536,7 @@ def _correct(cat: Catalog, state: State, a: CorrectWounds | CorrectStatus, ev: l
 
 def units_of_card(state: State, seat: int, card: str) -> list[Unit]:
     return [u for u in state.sides[seat].units if u.card == card]
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"

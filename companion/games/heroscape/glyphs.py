@@ -147,7 +147,8 @@ def nilrend_chosen(cat: Catalog, state: State, seat: int, option: str, ev: list[
     ev.append(
         Event(
             "NegationAimed",
-            f"Glyph of Nilrend aimed at {unit_label(cat, state, uid)}: roll the d20 (5 or higher)",
+            f"Glyph of Nilrend: roll the d20 to negate {unit_label(cat, state, uid)} "
+            "(it works on 5 or higher)",
             {},
         )
     )
@@ -173,7 +174,8 @@ def glyph_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Eve
         ev.append(
             Event(
                 "Negated",
-                f"{value}! {unit_label(cat, state, uid)}'s special powers are negated for the game",
+                f"Glyph of Nilrend: {value}, {unit_label(cat, state, uid)}'s special powers are "
+                "negated for the game",
                 {},
             )
         )
@@ -185,7 +187,7 @@ def glyph_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Eve
     ev.append(
         Event(
             "OrderIntercepted",
-            f"{glyph.title}: {value}! Take a random order marker from an opponent's card",
+            f"{glyph.title}: {value}, so take a random order marker from an opponent's card",
             {},
         )
     )
@@ -234,7 +236,7 @@ def marker_lost(state: State, seat: int, marker: str, ev: list[Event]) -> State:
     state = set_side(
         state, seat, Side(side.units, side.ready, side.markers, side.revealed, removed, side.out)
     )
-    ev.append(Event("MarkerLost", f"{who(state, seat)} lost a marker", {"seat": seat}))
+    ev.append(Event("MarkerLost", f"{who(state, seat)} has named the marker taken", {"seat": seat}))
     return pop(state)
 
 
@@ -257,7 +259,8 @@ def wannok_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Ev
     ev.append(
         Event(
             "WannokServes",
-            f"Glyph of Wannok: {value}: {who(state, step.seat)} may pick an opponent to wound",
+            f"Glyph of Wannok: {value}, so {who(state, step.seat)} may choose an opponent "
+            "to wound one of his figures",
             {},
         )
     )

@@ -79,7 +79,7 @@ def use_power(
         Event(
             "PowerUsed",
             f"{power.name} on {owned_label(cat, state, aim)}: "
-            f"roll the d20 ({power.number('threshold')} or higher)",
+            f"roll the d20 (it works on {power.number('threshold')} or higher)",
             {"power": power.id, "target": aim.format()},
         )
     )
@@ -94,7 +94,7 @@ def power_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Eve
         ev.append(Event("PowerFailed", f"{power.name}: {value}, nothing happens", {"roll": value}))
         return state
     effect = power.params["effect"]
-    ev.append(Event("PowerWorked", f"{power.name}: {value}!", {"roll": value}))
+    ev.append(Event("PowerWorked", f"{power.name}: {value}, it works", {"roll": value}))
     if effect == "heal":
         return heal(cat, state, FigureId.parse(step.target), power.number("amount", 1), ev)
     if effect == "wound":

@@ -130,13 +130,14 @@ def _attack_prompt(cat: Catalog, state: State, step: PendingAttack) -> Prompt:
 def _d20_text(cat: Catalog, state: State, step: D20Step) -> str:
     name = who(state, step.seat)
     texts = {
-        "power": f"roll the d20 ({step.threshold}+ works)",
-        "glyph": f"roll the d20 for the {cat.glyph(step.source).title} ({step.threshold}+ works)"
+        "power": f"roll the d20 (it works on {step.threshold} or higher)",
+        "glyph": f"roll the d20 for the {cat.glyph(step.source).title} "
+        f"(it works on {step.threshold} or higher)"
         if cat.has_glyph(step.source)
         else "roll the d20",
         "extreme-fall": "roll the d20 for the extreme fall (19-20 survives)",
-        "drink": "roll the d20: drink from the Waters of Life",
-        "flood": f"roll the d20: the wall of water floods on {step.threshold} or lower",
+        "drink": "roll the d20 to drink from the Waters of Life",
+        "flood": f"roll the d20 (the wall of water floods on {step.threshold} or lower)",
         "wannok": "roll the d20 for the Glyph of Wannok",
     }
     return f"{name}: {texts.get(step.purpose, 'roll the d20')}"
@@ -150,7 +151,7 @@ def _rolloff_prompt(state: State) -> Prompt:
         return Prompt(
             "rolloff",
             (p(seat),),
-            f"Who goes first: {who(state, seat)} rolls six combat dice (most skulls)",
+            f"Who goes first: {who(state, seat)} rolls six combat dice (the most skulls goes first)",
             roll=RollRequest(COMBAT, BASIC_FIRST_DICE, COMBAT_FACES),
         )
     what = {
@@ -195,22 +196,27 @@ def _ask_prompt(cat: Catalog, state: State, ask: Ask) -> Prompt:
     name = who(state, seat)
     options = ask_choices(cat, state, ask)
     texts: dict[str, Callable[[], str]] = {
-        "hive-mind": lambda: f"{name}: Hive Mind: take a turn with a Marro squad first?",
-        "nilrend": lambda: f"{name}: Glyph of Nilrend: choose an opponent's unique figure to negate",
-        "ored": lambda: f"{name}: Glyph of Ored: take a marker from which opponent's card?",
+        "hive-mind": lambda: f"Hive Mind: does {name} take a turn with a Marro squad before the Hive?",
+        "nilrend": lambda: f"Glyph of Nilrend: {name}, choose an opponent's unique card to negate",
+        "ored": lambda: f"Glyph of Ored: {name}, take a marker from which opponent's card?",
         "lose-marker": lambda: (
-            f"{name}: which marker was taken from {_unit_name(cat, state, ask.subject)}? Tell your phone"
+            f"{name}, tell your phone which marker was taken from {_unit_name(cat, state, ask.subject)}"
         ),
-        "wannok": lambda: f"{name}: Glyph of Wannok: choose an opponent to wound one of his figures",
-        "wannok-wound": lambda: f"{name}: Glyph of Wannok: choose one of your figures to wound",
-        "rebirth": lambda: f"{name}: Marro Rebirth: which squad's figure is reborn?",
-        "rebirth-offer": lambda: f"{name}: Marro Rebirth: roll for a destroyed Marro to return?",
+        "wannok": lambda: f"Glyph of Wannok: {name}, choose an opponent to wound one of his figures",
+        "wannok-wound": lambda: f"Glyph of Wannok: {name}, choose one of your figures to wound",
+        "rebirth": lambda: f"Marro Rebirth: {name}, which squad gets a figure back?",
+        "rebirth-offer": lambda: f"Marro Rebirth: does {name} roll for a destroyed Marro to return?",
         "drink": lambda: (
-            f"{name}: does {_figure_name(cat, state, ask.subject)} end the turn in the Waters of Life?"
+            f"Waters of Life: does {name}'s {_figure_name(cat, state, ask.subject)} "
+            "end the turn in the water?"
         ),
-        "flood": lambda: f"{name}: which of your figures stand on Level 1 or in water? They are swept away",
-        "siren": lambda: f"{name}: the Siren's Call: wound one of your figures within 7 spaces of the Hive",
-        "siren-adjacent": lambda: f"{name}: did any figure end its turn adjacent to the infected Hive?",
+        "flood": lambda: (
+            f"The flood: {name}, which of your figures stand on Level 1 or in water? They are swept away"
+        ),
+        "siren": lambda: f"The Siren's Call: {name}, wound one of your figures within 7 spaces of the Hive",
+        "siren-adjacent": lambda: (
+            f"The Siren's Call: did any of {name}'s figures end the turn adjacent to the infected Hive?"
+        ),
     }
     text = texts.get(ask.purpose, lambda: f"{name}: choose")()
     return Prompt(ask.purpose, (p(seat),), text, tuple(options))

@@ -75,7 +75,7 @@ def place_markers(cat: Catalog, state: State, seat: int, markers: Sequence[str],
         seat,
         Side(units=side.units, ready=side.ready, out=side.out, markers=tuple(chosen)),
     )
-    ev.append(Event("MarkersPlaced", f"{who(state, seat)} placed the order markers", {"seat": seat}))
+    ev.append(Event("MarkersPlaced", f"{who(state, seat)} has placed the order markers", {"seat": seat}))
     return state
 
 
@@ -84,7 +84,8 @@ def after_markers(cat: Catalog, state: State, scenario: Scenario, ev: list[Event
     seats = tuple(playing_seats(state))
     if scenario.has("player-1-starts") and state.round == 1:
         order = (0, *[s for s in seats if s != 0]) if 0 in seats else seats
-        ev.append(Event("FirstRoundOrder", "Round 1: Player 1 goes first (no initiative roll)", {}))
+        first = who(state, order[0])
+        ev.append(Event("FirstRoundOrder", f"Round 1: {first} goes first, with no initiative roll", {}))
         return start_turns(cat, evolve(state, order=order), ev)
     return evolve(state, phase="rolloff", rolloff=RollOff("initiative", seats))
 
@@ -200,7 +201,13 @@ def end_turn(state: State, seat: int, ev: list[Event]) -> State:
         fail(f"It is {who(state, turn.seat)}'s turn")
     if turn.hive_mind is not None:
         # The Hive Mind squad's turn is over: now the Hive's own.
-        ev.append(Event("HiveMindTurnEnded", "The Hive Mind's squad is done: the Marro Hive's own turn", {}))
+        ev.append(
+            Event(
+                "HiveMindTurnEnded",
+                "The Hive Mind squad's turn is over; now the Marro Hive takes its own turn",
+                {},
+            )
+        )
         return evolve(
             state, turn=Turn(seat=turn.seat, marker=turn.marker, unit=turn.unit, hive_mind_offered=True)
         )

@@ -272,7 +272,7 @@ def flood_rolled(state: State, step: D20, value: int, order: list[int], ev: list
             )
         )
         return state
-    ev.append(Event("Flood", f"{value}: the Deadly Wall of Water floods every Level 1 space!", {}))
+    ev.append(Event("Flood", f"The Deadly Wall of Water: {value}, it floods every Level 1 space!", {}))
     state = evolve(state, flooded=True)
     return push(state, *flood_asks(state, order))
 
