@@ -62,13 +62,18 @@ class CameraCards:
         self._window = move_window
         self._zones: dict[ReaderId, list[_Seen]] = {}
         self._departures: list[_Departure] = []
+        self._empty_since: dict[ReaderId, float] = {}
+        """When the camera last saw each zone empty (no card of its record in sight)."""
 
     def left(self, reader: ReaderId, uid: TagUid, card: str, at: float) -> None:
         """A card the camera saw in ``reader``'s zone went out of sight (its removal settled)."""
         covered = False
-        for seen in self._zones.get(reader, []):
+        record = self._zones.get(reader, [])
+        for seen in record:
             if seen.uid == uid:
                 seen.lying, covered = False, seen.covered
+        if not any(seen.lying for seen in record):
+            self._empty_since.setdefault(reader, at)
         self._expire(at)
         if not covered:  # a card under another did not go anywhere: it cannot have moved
             self._departures.append(_Departure(card, reader, uid, at))
@@ -81,6 +86,11 @@ class CameraCards:
         lifted off it)."""
         self._expire(at)
         record = self._zones.setdefault(reader, [])
+        empty_since = self._empty_since.pop(reader, None)
+        if empty_since is not None and at - empty_since > self._window:
+            # Nothing in sight there for longer than a card takes to be uncovered: the pile was
+            # gathered up (a new game), and the cards under its top went with it.
+            record[:] = [seen for seen in record if not seen.covered]
         back = self._coming_back(record, card, covers)
         if back is not None:
             continues: TagUid | None = back.uid

@@ -257,3 +257,20 @@ def test_piling_up_and_lifting_off_never_plays_a_card_twice(session, registry, c
             discarded(session, op)
         if fresh:
             assert [c.payload["card"] for c in played] == [op]
+
+
+def test_a_pile_gathered_up_takes_its_buried_cards_with_it(table, session, clock, mapper):
+    """The pile cleared away (a new game): its record no longer claims grunt lies under it, so a
+    grunt uncovered later in the new pile is compared with what the engine holds now."""
+    pile_of_grunt_then_boss(table, session, clock)
+    gone(table, clock, "discard", "boss", 2)  # the whole pile taken away
+    clock.advance(60)
+    session.current["game"]["discard"] = []  # the engine's new game
+    sight(table, clock, "discard", "spell", track=3)
+    discarded(session, "spell")
+    sight(table, clock, "discard", "grunt", track=4, covers=(3,))
+    discarded(session, "grunt")
+    sight(table, clock, "discard", "boss", track=5, covers=(4,))
+    discarded(session, "boss")
+    sight(table, clock, "discard", "grunt", track=6, covers=(5,))  # boss lifted off: grunt uncovered
+    assert [c.payload["card"] for c in session.sent] == ["grunt", "boss", "spell", "grunt", "boss"]
