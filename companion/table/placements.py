@@ -8,7 +8,6 @@ not played twice, and a lift the engine expected (the card left by a rule) raise
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion.bundle import Act, LivePosition, Note, TableMapper
@@ -127,10 +126,10 @@ class Placements:
         self._last_zone[uid] = zone.zone
         shown = mapper.cards_in(zone, position)
         if shown is not None:
-            # A tag is read through a pile; the camera counts the copies its record says lie there.
-            held = shown.count(tag.card_id) >= copies if copies is not None else None
-            if held or (held is None and self._shown_already(reader, tag.card_id, shown)):
-                return
+            # A reader reads every tag of a pile; the camera only its top, so its record counts.
+            here = copies if copies is not None else self._tags_lying(reader, tag.card_id)
+            if shown.count(tag.card_id) >= here:
+                return  # every copy lying there is already the engine's: not played twice
         translation = mapper.placed(zone, tag.card_id, position, came_from)
         if isinstance(translation, Act):
             observation: dict[str, JSON] = {
@@ -166,10 +165,9 @@ class Placements:
             table.note(f"The table cannot play {game} from its readers: use the control page")
         return mapper
 
-    def _shown_already(self, reader: ReaderId, card: str, shown: Sequence[str]) -> bool:
-        """Every copy of ``card`` lying on ``reader`` is already in the engine's zone."""
-        here = sum(1 for uid in self._tracker.committed_on(reader) if self._card_of(uid) == card)
-        return shown.count(card) >= here
+    def _tags_lying(self, reader: ReaderId, card: str) -> int:
+        """Copies of ``card`` lying on ``reader``."""
+        return sum(1 for uid in self._tracker.committed_on(reader) if self._card_of(uid) == card)
 
     # ----------------------------------------------------------------------------------- lifting
 
@@ -193,7 +191,7 @@ class Placements:
             return
         shown = mapper.cards_in(zone, position)
         if shown is not None:
-            still_here = sum(1 for u in self._tracker.committed_on(reader) if self._card_of(u) == tag.card_id)
+            still_here = self._tags_lying(reader, tag.card_id)
             if shown.count(tag.card_id) <= still_here:
                 return  # the engine already took it away (a rule discarded it): the lift confirms it
         translation = mapper.lifted(zone, tag.card_id, position)
