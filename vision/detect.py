@@ -165,7 +165,11 @@ def outline_quads(
         if not found and quad is not None:
             found = [quad]
         found = [shrink(quad, settings.outline_offset) * scale + (scale - 1) / 2 for quad in found]
-        if area <= zoom and area_of(found) < settings.covered * area * scale * scale:
+        if (
+            area <= zoom
+            and area_of(found) < settings.covered * area * scale * scale
+            and area >= settings.hull_fill * cv2.contourArea(cv2.convexHull(contour))  # not a hand
+        ):
             doubtful.append((cv2.boundingRect(contour), found))  # read again; these if that finds less
         else:
             coarse += found
