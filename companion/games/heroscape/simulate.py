@@ -187,7 +187,7 @@ def simulate(
     names = tuple(Player(f"P{i + 1}") for i in range(players))
     ids = scenarios_for(players, scenario)
     started = time.perf_counter()
-    total = capped = 0
+    total = capped = rolloffs = 0
     found: list[str] = []
     wins = [0] * players
     finished = 0
@@ -195,6 +195,7 @@ def simulate(
         options = (("army", rng.choice(("draft", "premade"))), ("scenario", ids[index % len(ids)]))
         played = play(game, Setup("heroscape", names, options), rng, cap)
         total += len(played.log)
+        rolloffs += sum(isinstance(a, Dispute) for a in played.log)
         capped += played.capped
         finished += played.state.finished
         found.extend(f"game {index} ({ids[index % len(ids)]}): {v}" for v in played.violations)
@@ -208,6 +209,7 @@ def simulate(
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2) if seconds else None,
         "actions": total,
+        "rolloffs": rolloffs,
         "finished_games": finished,
         "invariant_violations": len(found),
         "violation_examples": found[:EXAMPLES],
