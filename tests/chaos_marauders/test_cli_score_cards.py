@@ -239,20 +239,22 @@ def test_score_accepts_titles_with_curly_apostrophes_and_the_texts_other_spellin
 ) -> None:
     """The layout's titles as the rules texts print them (Hak Veinthrob’s, Monggo’s), in any case and
     spacing, and the texts' other spellings (card reference, Da Whozit Sekshun: "Bilge ‘No Remorse’
-    Guttrott", "Venomous Creeps") score exactly as the card ids do."""
+    Guttrott") score exactly as the card ids do; "Venomous Creeps" is known as the card it names."""
     typed: list[list[str | None]] = [
         ["hobgoblin standard", "Hak Veinthrob’s Volunteers", "Monggo’s  Meat Grinders"],
         ["Orc Regimental Standard", "Bilge ‘No Remorse’ Guttrott", "Spattznatt’s Suicide Squad"],
-        ["HOBGOBLIN STANDARD", "Venomous Creeps", "Hobgoblin Musician"],
+        ["HOBGOBLIN STANDARD", "Hobgoblin  Musician"],
     ]
     ids: list[list[str | None]] = [
         ["hobgoblin-standard", "hak-veinthrobs-volunteers", "monggos-meat-grinders"],
         ["orc-regimental-standard", "bilge-guttrot", "spattznatts-suicide-squad"],
-        ["hobgoblin-standard", "venemous-creeps", "hobgoblin-musician"],
+        ["hobgoblin-standard", "hobgoblin-musician"],
     ]
     by_title = score(tmp_path, solo(typed), capsys)
     by_id = score(tmp_path, solo(ids), capsys)
     assert by_title == by_id and by_title[0] == 0
+    code, _, err = score(tmp_path, solo([["Hobgoblin Standard", "Venomous Creeps"], [], []]), capsys)
+    assert code == 2 and "Venemous Creeps is used once and discarded" in err
 
 
 def test_score_refuses_a_name_that_is_no_card_with_one_line(
@@ -261,3 +263,14 @@ def test_score_refuses_a_name_that_is_no_card_with_one_line(
     code, out, err = score(tmp_path, solo([["Hobgoblin Standard", "Venomous Creep"], [], []]), capsys)
     assert (code, out) == (2, "")
     assert err == "companion score: Gorbag, line 1: unknown card 'Venomous Creep'\n"
+
+
+@pytest.mark.parametrize("card", ["Venemous Creeps", "Dagromm Flailbreath", "Skyrr\u2019s Blowback"])
+def test_score_refuses_a_card_used_once_and_discarded_in_a_line(
+    card: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Creeps, Dagromm and the Blowback are discarded after use (card reference): no line holds them."""
+    code, out, err = score(tmp_path, solo([["Hobgoblin Standard", card], [], []]), capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("companion score: ") and "used once and discarded" in err
+    assert err.count("\n") == 1

@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import IllegalActionError, Prompt
@@ -80,7 +80,9 @@ def _fits_the_deck(board: tuple[tuple[str | None, ...], ...]) -> bool:
     return all(n <= F.card[card].copies for card, n in used.items()) and used[GIT] <= 3
 
 
-@settings(max_examples=150, deadline=None)
+# Three random legal lines often hold more copies than the deck: those are skipped (assume), which is
+# many, but Hypothesis still finds its examples; without this the health check fails at random.
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     board=st.tuples(legal_lines(), legal_lines(), legal_lines()),
     source=st.sampled_from(["capture", "steal", "penalty"]),

@@ -65,6 +65,8 @@ class Card:
     """Id of the special rule the engine applies (e.g. ``"pigsticker"``), None for plain cards."""
     line_duplicates: bool = False
     """True when several copies may share one battle line (Plague Lords, Sneaky Gits)."""
+    discarded_after_use: bool = False
+    """True for a card used once when drawn and then discarded: it never lies in a battle line."""
     text: str = ""
     aliases: tuple[str, ...] = ()
     """Other spellings of the title, as the rules texts print them ("Venomous Creeps")."""
@@ -89,6 +91,7 @@ class Card:
             "part": self.part.value if self.part else None,
             "ability": self.ability,
             "line_duplicates": self.line_duplicates,
+            "discarded_after_use": self.discarded_after_use,
             "text": self.text,
             "aliases": list(self.aliases),
             "provenance": dict(self.provenance),

@@ -62,6 +62,7 @@ _CARD_KEYS = {
     "part",
     "ability",
     "line_duplicates",
+    "discarded_after_use",
     "text",
     "aliases",
     "provenance",
@@ -69,7 +70,15 @@ _CARD_KEYS = {
 # Values every card must account for, even when absent (no symbol, no Attack Rating).
 _ALWAYS_SOURCED = ("colour", "copies", "attack", "vp", "symbol")
 # Values that need a source only when the card has them.
-_SOURCED_WHEN_SET = ("role", "machine", "part", "ability", "line_duplicates", "aliases")
+_SOURCED_WHEN_SET = (
+    "role",
+    "machine",
+    "part",
+    "ability",
+    "line_duplicates",
+    "discarded_after_use",
+    "aliases",
+)
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _PROVENANCE = re.compile(r"^(rulebook|card reference|public data|assumed)\b")
 
@@ -216,6 +225,9 @@ def _card(entry: Any, index: int) -> Card:
     line_duplicates = entry.get("line_duplicates", False)
     if not isinstance(line_duplicates, bool):
         raise CatalogError(f"{where}: line_duplicates must be true or false")
+    discarded_after_use = entry.get("discarded_after_use", False)
+    if not isinstance(discarded_after_use, bool):
+        raise CatalogError(f"{where}: discarded_after_use must be true or false")
     machine = _text(entry, "machine", where)
     part = _enum(Part, entry, "part", where)
     if (machine is None) != (part is None):
@@ -236,6 +248,7 @@ def _card(entry: Any, index: int) -> Card:
         part=part,
         ability=_enum(Ability, entry, "ability", where),
         line_duplicates=line_duplicates,
+        discarded_after_use=discarded_after_use,
         text=_text(entry, "text", where) or "",
         aliases=_aliases(entry, where),
         provenance=_provenance(entry, where),

@@ -370,7 +370,10 @@ def _line(slots: object, catalog: Catalog, where: str) -> Line:
         if slot is None:
             cards.append(None)
         elif isinstance(slot, str) and slot in catalog:
-            cards.append(catalog[slot].id)
+            card = catalog[slot]
+            if card.discarded_after_use:  # the layout was misread: such a card went to the discard pile
+                raise ScoringError(f"{where}: {card.title} is used once and discarded, never kept in a line")
+            cards.append(card.id)
         else:
             raise ScoringError(f"{where}: unknown card {slot!r}")
     return tuple(cards) + (None,) * (LINE_SLOTS - len(cards))
