@@ -10,7 +10,15 @@ from __future__ import annotations
 from companion.engine import Event
 from companion.games.heroscape.catalog import Catalog, Scenario
 from companion.games.heroscape.combat import destroy, heal, wound
-from companion.games.heroscape.common import acting_pool, fail, figure_label, living_figures, team_of, who
+from companion.games.heroscape.common import (
+    acting_pool,
+    fail,
+    figure_label,
+    living_figures,
+    owned_label,
+    team_of,
+    who,
+)
 from companion.games.heroscape.glyphs import holds
 from companion.games.heroscape.ids import FigureId
 from companion.games.heroscape.scoring import points_on_battlefield
@@ -221,7 +229,10 @@ def adjacent_wounds(
     for text in figures:
         ev.append(
             Event(
-                "SirenBite", f"{figure_label(cat, state, FigureId.parse(text))} ends its turn by the Hive", {}
+                "SirenBite",
+                f"{owned_label(cat, state, FigureId.parse(text))} ended its turn "
+                "adjacent to the infected Hive",
+                {},
             )
         )
         state, _ = wound(cat, state, FigureId.parse(text), 1, None, ev)
