@@ -187,6 +187,19 @@ def test_idol_is_rolled_six_times_at_the_end_of_the_game() -> None:
     assert GAME.view(state)["result"]["players"][0]["idol"] == -90
 
 
+def test_each_idol_throw_is_told_as_it_comes() -> None:
+    """The TV's ticker and the history tell the six throws one by one, numbered, then the verdict."""
+    state, _ = play(idol_end(DIRT), Place(0, SQUAD, 0, 3))
+    state, events = play(state, Roll(0, "cube", ("eye", "mark")))
+    assert [e.text for e in events] == [
+        "Grotsnik rolled an Orcish Eye for the Idol (1 of 6)",
+        "Grotsnik rolled a Mark of Chaos for the Idol (2 of 6)",
+    ]
+    _, events = play(state, eye(0, 4))
+    assert kinds(events) == ["IdolRolled"] * 4 + ["IdolJudged"]
+    assert events[-2].data == {"player": 0, "face": "eye", "number": 6}
+
+
 def test_idol_six_eyes_are_worth_ninety() -> None:
     state, _ = play(idol_end(DIRT), Place(0, SQUAD, 0, 3), eye(0, 6))
     assert GAME.view(state)["result"]["players"][0]["idol"] == 90

@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 BUTTON_GAP_S = 0.12
 """Between two presses of ``next`` while the demo steps to a slot: long enough to see on the TV."""
+THROW_GAP_S = 0.4
+"""Between the throws of one prompt (the Idol's six): the table reads each throw on the TV as it comes."""
 UID_PREFIX = 0xDE
 """First byte of every demo tag UID: the deck's tags are DE000000, DE000001, ... in catalog order."""
 PLAYERS = (
@@ -294,6 +296,8 @@ class PhysicalPlayer:
             return False  # several players to roll at once: left to the control page
         faces = list(payload["faces"])
         for thrown, symbol in enumerate(faces):
+            if thrown:
+                self._pause.wait(THROW_GAP_S)
             before = self._seq()
             found = self._table.die_face(str(payload["die"]), str(symbol))
             if found is not None:

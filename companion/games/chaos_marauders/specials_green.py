@@ -261,6 +261,16 @@ def idol_roll(f: Facts, state: State, a: Roll, ev: list[Event]) -> State:
     faces = top.faces + a.faces
     if len(faces) > IDOL_ROLLS:
         fail(f"The Idol needs {IDOL_ROLLS - len(top.faces)} more rolls at most")
+    # One event per throw, so the TV's ticker and the history tell the six throws as they come.
+    for number, face in enumerate(a.faces, start=len(top.faces) + 1):
+        shown = "an Orcish Eye" if face == EYE else "a Mark of Chaos"
+        ev.append(
+            Event(
+                "IdolRolled",
+                f"{who(state, top.player)} rolled {shown} for the Idol ({number} of {IDOL_ROLLS})",
+                {"player": top.player, "face": face, "number": number},
+            )
+        )
     # "must roll the Cube six times": all six are recorded, as scoring expects them.
     if len(faces) == IDOL_ROLLS:
         verdict = (
