@@ -211,7 +211,7 @@ def quad_of(contour: np.ndarray, area: float, settings: DetectorSettings) -> tup
         area >= settings.clean_fill * hull_area and cv2.contourArea(approx) <= settings.clean_hull * hull_area
     )
     rough = clockwise(approx.reshape(4, 2).astype(np.float32))
-    points = contour.reshape(-1, 2).astype(np.float32)
+    points = contour.reshape(-1, 2)[::2].astype(np.float32)  # every other point: as good a fit, half the work
     quad = fit_sides(points, rough, 2.0)
     if quad is None or not cv2.isContourConvex(quad.astype(np.int32).reshape(-1, 1, 2)):
         return None, False
