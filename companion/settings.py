@@ -90,6 +90,8 @@ class Settings:
     """Signs the phones' session cookies; None means a fresh random key per process."""
     sse_keepalive: float = 15.0
     sse_retry_ms: int = 2000
+    sse_max_streams: int = 24
+    """Screens (TVs, phones) streaming at once; each holds a server thread, the next one gets a 503."""
     log_level: str = "INFO"
     camera: CameraSettings | None = None
     """The ``[camera]`` section; None: no camera at this table."""
@@ -129,6 +131,7 @@ class Settings:
             "DEFAULT_PLAYERS": [p.to_json() for p in self.players],
             "SSE_KEEPALIVE": self.sse_keepalive,
             "SSE_RETRY_MS": self.sse_retry_ms,
+            "SSE_MAX_STREAMS": self.sse_max_streams,
         }
 
 
@@ -143,6 +146,7 @@ _SIMPLE: dict[str, type | tuple[type, ...]] = {
     "secret_key": str,
     "sse_keepalive": (int, float),
     "sse_retry_ms": int,
+    "sse_max_streams": int,
     "log_level": str,
 }
 _SECTIONS = ("hardware", "vision", "firmware", "serial", "mqtt", "table")
@@ -172,6 +176,8 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
         values["db"] = Path(values["db"])
     if "sse_keepalive" in values:
         values["sse_keepalive"] = float(values["sse_keepalive"])
+    if not 1 <= values.get("sse_max_streams", 1) <= 1000:  # each stream is a server thread
+        raise SettingsError(f"setting 'sse_max_streams' must be 1 to 1000, got {values['sse_max_streams']}")
     return Settings(**values, extra=extra)
 
 

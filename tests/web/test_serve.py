@@ -40,8 +40,22 @@ def test_settings_from_a_toml_file_then_flags(tmp_path):
     assert settings.extra == {"hardware": {"readers": 3}}
 
 
+def test_the_stream_limit_is_a_setting_the_web_app_and_its_server_pool_read():
+    settings = settings_from_mapping({"sse_max_streams": 40})
+    assert settings.web_config()["SSE_MAX_STREAMS"] == 40
+    assert Settings().web_config()["SSE_MAX_STREAMS"] == 24
+
+
 @pytest.mark.parametrize(
-    "data", [{"port": "80"}, {"colour": "red"}, {"players": [{"colour": "#fff"}]}, {"port": True}]
+    "data",
+    [
+        {"port": "80"},
+        {"colour": "red"},
+        {"players": [{"colour": "#fff"}]},
+        {"port": True},
+        {"sse_max_streams": 0},
+        {"sse_max_streams": "many"},
+    ],
 )
 def test_bad_settings_name_the_key(data):
     with pytest.raises(SettingsError):
