@@ -47,7 +47,7 @@ def test_a_line_of_sight_dispute_the_high_roller_wins_and_nothing_else_changes()
     assert prompt is not None and prompt.kind == "rolloff" and prompt.players == (1,)
     assert prompt.roll is not None and prompt.roll.die == "d20" and prompt.roll.count == 1
     assert prompt.text == "Line of sight: Ben rolls the d20 against Ann; the higher roll wins"
-    assert "d20's to roll" not in refused(state, "roll", player=0, die="d20", faces=["20"])
+    assert refused(state, "roll", player=0, die="d20", faces=["20"]) == "The dice are Ben's to roll"
     state = d20(state, 1, 17)
     assert GAME.prompt(state).players == (0,)  # type: ignore[union-attr]
     state, events = act_events(state, "roll", player=0, die="d20", faces=["9"])
@@ -73,7 +73,9 @@ def test_a_tie_rolls_again_as_initiative_does() -> None:
 def test_a_roll_off_waits_on_top_of_an_attack_roll_and_the_attack_goes_on() -> None:
     declared = act(turn(), "attack", player=0, attacker="0:marro-drudge/1", defender="1:marro-stingers/1")
     state = act(declared, "dispute", player=0, opponent=1, about="line-of-sight")
-    assert "Roll the" not in refused(state, "dispute", player=1, opponent=0, about="line-of-sight")
+    assert "finish the roll-off under way" in refused(
+        state, "dispute", player=1, opponent=0, about="line-of-sight"
+    )
     state = d20(d20(state, 0, 2), 1, 20)
     assert unchanged_but_the_record(declared, state)
     state = roll_asked(roll_asked(state, 2), 0)  # the attack's dice, as before the dispute
