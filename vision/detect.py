@@ -111,8 +111,9 @@ def find_quads(frame: np.ndarray, settings: DetectorSettings) -> list[np.ndarray
     low, high = settings.min_area * small_area, settings.max_area * small_area  # downscaled pixels
     coarse, doubtful = outline_quads(frame, settings, scale, low, high)
     if scale > 1:
-        # Outlines that gave no card and could hold a few: cards lying closer together than the
-        # downscaled edges can keep apart. Looked at again at full resolution, in their box only.
+        # Outlines whose cards cover too little of them: cards lying closer together than the
+        # downscaled edges can keep apart. Looked at again at full resolution, in their box only;
+        # what was found at half size stays when that finds less.
         full = settings.downscale_to_one()
         height, width = frame.shape[:2]
         for (x, y, w, h), fallback in doubtful:
