@@ -191,13 +191,13 @@ def test_the_idols_rolls_read_as_rolls(browser, table):
     wait_for_seq(tv, table.session.view()["seq"])
     assert "the Idol! Roll the Cube 6 more times" in tv.locator("#prompt").inner_text()
     assert tv.locator(".cm-turn").inner_text() == "roll the Cube!"
-    for face, shown in (("eye", "Orcish Eye"), ("mark", "Mark of Chaos")):
+    for number, (face, shown) in enumerate((("eye", "an Orcish Eye"), ("mark", "a Mark of Chaos")), start=1):
         answer = table.command("act", {"kind": "roll", "player": seat, "die": "cube", "faces": [face]})
         assert answer["accepted"], answer
         wait_for_seq(tv, int(answer["seq"]))
         tv.wait_for_function(
             "text => document.querySelector('#ticker .tick-new').textContent === text",
-            arg=f"{name} rolled {shown}",
+            arg=f"{name} rolled {shown} for the Idol ({number} of 6)",
             timeout=TIMEOUT_MS,
         )
     assert "4 more times" in tv.locator("#prompt").inner_text()
