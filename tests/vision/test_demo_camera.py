@@ -6,8 +6,7 @@ game on the rendered mat."""
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,20 +27,15 @@ from vision.references import ReferenceSet
 from vision.synth import card_faces
 from vision.zones import load_layout
 
+from ..integration import waiting
+
 GAME = "chaos-marauders"
 SEATS = 2
 
 
-def wait_until(session: Session, predicate, timeout: float = 30.0) -> bool:
+def wait_until(session: Session, predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
     """Generous: two cores shared with other test runs can starve the camera thread for seconds."""
-    subscription = session.subscribe()
-    deadline = time.monotonic() + timeout
-    try:
-        while not predicate() and time.monotonic() < deadline:
-            subscription.get(timeout=0.05)
-        return predicate()
-    finally:
-        subscription.close()
+    return waiting.wait_until(session, predicate, timeout)
 
 
 def camera_inputs(session: Session) -> list[dict[str, Any]]:
