@@ -328,8 +328,10 @@ class GameBundle:
     """A function of a ``random.Random`` returning the game's ``DemoKit``."""
     notes: Mapping[str, str] = field(default_factory=dict)
 
-    def load_engine(self) -> Game:
-        return load(self.engine)()  # type: ignore[no-any-return]
+    def load_engine(self, owner_data: Path | None = None) -> Game:
+        """A fresh engine; with ``owner_data``, over the owner's overrides file (SetupError if unusable)."""
+        engine = load(self.engine)
+        return engine() if owner_data is None else engine.with_owner_data(owner_data)  # type: ignore[no-any-return]
 
     def load_mapper(self) -> TableMapper | None:
         return None if self.mapper is None else load(self.mapper)()  # type: ignore[no-any-return]

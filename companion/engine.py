@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Generic, NewType, TypeVar
 
 PlayerId = NewType("PlayerId", int)
@@ -42,6 +44,11 @@ class IllegalActionError(ActionError):
 
 class SetupError(ValueError):
     """A new game cannot start with this setup (player count, names, options)."""
+
+
+def data_digest(raw: bytes) -> str:
+    """A short name for an owner's data file, part of the rules version of an engine that uses it."""
+    return hashlib.sha256(raw).hexdigest()[:12]
 
 
 @dataclass(frozen=True)
@@ -327,6 +334,14 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def rules_version(self) -> str:
         """Identifies the rules code and the card data; logged with every accepted input."""
+
+    @classmethod
+    def with_owner_data(cls, path: Path) -> Game[Any]:
+        """This game's engine with the owner's data file applied over the packaged data (values the
+        rules texts lack, corrected from the physical game). Its ``rules_version`` names the file's
+        :func:`data_digest`, so snapshots taken under other data are not reused. Raises SetupError with
+        a sentence when the file cannot be used."""
+        raise SetupError(f"{cls.title} has no data an owner can correct")
 
     @abstractmethod
     def new_game(self, setup: Setup) -> S:

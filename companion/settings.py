@@ -93,6 +93,9 @@ class Settings:
     sse_max_streams: int = 24
     """Screens (TVs, phones) streaming at once; each holds a server thread, the next one gets a 503."""
     log_level: str = "INFO"
+    game_data: Mapping[str, Path] = field(default_factory=dict)
+    """The ``[data]`` section: game name -> the owner's overrides file for that game's data (values the
+    rules texts lack, corrected from the physical game); the served engines use it."""
     camera: CameraSettings | None = None
     """The ``[camera]`` section; None: no camera at this table."""
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -113,11 +116,14 @@ class Settings:
 
     def checked_game(self) -> Settings:
         """This, once ``game`` names an installed game (SettingsError naming the known ones)."""
+        from companion.engine import SetupError
         from companion.games import UnknownGameError, find_bundle  # the registry, read at start only
 
         try:
             find_bundle(self.game)
-        except UnknownGameError as exc:
+            for game, path in self.game_data.items():
+                find_bundle(game).load_engine(path)  # a bad file is found now, not when a game starts
+        except (UnknownGameError, SetupError) as exc:
             raise SettingsError(str(exc)) from None
         return self
 
@@ -166,6 +172,8 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
             values["players"] = _players(value)
         elif key == "camera":
             values["camera"] = _camera(value)
+        elif key == "data":
+            values["game_data"] = _game_data(value)
         elif key in _SECTIONS and isinstance(value, Mapping):
             extra[key] = dict(value)
         else:
@@ -193,6 +201,12 @@ def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
         except OSError as exc:
             raise SettingsError(f"cannot read {path}: {exc.strerror}") from exc
     return base.with_overrides(**overrides)
+
+
+def _game_data(value: Any) -> dict[str, Path]:
+    if not isinstance(value, Mapping) or not all(isinstance(v, str) and v for v in value.values()):
+        raise SettingsError("setting 'data' must be a table of game name = \"overrides file\"")
+    return {str(game): Path(path) for game, path in value.items()}
 
 
 _CAMERA: dict[str, type] = {

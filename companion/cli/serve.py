@@ -230,9 +230,11 @@ def base_url(settings: Settings, port: int) -> str:
 
 def open_session(settings: Settings) -> Any:
     """The real session over the settings' event log, started (resumes the game in the log)."""
+    from companion.games import game_finder
     from companion.session import Session
 
-    session = Session(settings.db)  # EventLogError when the log is damaged, newer or locked
+    # EventLogError when the log is damaged, newer or locked; engines use the owner's [data] files.
+    session = Session(settings.db, game_finder(settings.game_data))
     session.start()
     return session
 

@@ -11,6 +11,8 @@ import functools
 import importlib
 import logging
 import pkgutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from companion.bundle import GameBundle, ZoneKind
 from companion.engine import Game
@@ -54,9 +56,15 @@ def find_bundle(name: str) -> GameBundle:
         raise UnknownGameError(f"unknown game {name!r} (known: {known})") from None
 
 
-def find_game(name: str) -> Game:
-    """A fresh engine of the game called ``name``; raises UnknownGameError."""
-    return find_bundle(name).load_engine()
+def find_game(name: str, owner_data: Path | None = None) -> Game:
+    """A fresh engine of the game called ``name`` (over the owner's data file, if given); raises
+    UnknownGameError, or SetupError for an unusable data file."""
+    return find_bundle(name).load_engine(owner_data)
+
+
+def game_finder(owner_data: Mapping[str, Path]) -> Callable[[str], Game]:
+    """``find_game`` for a table whose owner corrected some games' data (settings: ``[data]``)."""
+    return lambda name: find_game(name, owner_data.get(name))
 
 
 @functools.cache

@@ -8,6 +8,7 @@ showed. This module checks an action's shape, routes it to the handler of the st
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from companion.engine import (
@@ -21,6 +22,7 @@ from companion.engine import (
     Roll,
     Setup,
     SetupError,
+    data_digest,
 )
 from companion.games.chaos_marauders import (
     attacks,
@@ -50,7 +52,8 @@ from companion.games.chaos_marauders.actions import (
     Reorganise,
     Shout,
 )
-from companion.games.chaos_marauders.facts import Facts, default_facts
+from companion.games.chaos_marauders.catalog import CatalogError, load_catalog
+from companion.games.chaos_marauders.facts import Facts, default_facts, facts_for
 from companion.games.chaos_marauders.state import (
     EMPTY_BOARD,
     LINES,
@@ -85,12 +88,26 @@ class ChaosMarauders(Game[State]):
     max_players = 4
     actions = CODEC
 
-    def __init__(self, facts: Facts | None = None) -> None:
+    def __init__(self, facts: Facts | None = None, owner_data: str = "") -> None:
         self.facts = facts or default_facts()
+        self.owner_data = owner_data
+        """The :func:`data_digest` of the owner's overrides file the catalog was built with, or ""."""
+
+    @classmethod
+    def with_owner_data(cls, path: Path) -> ChaosMarauders:
+        """The engine over the packaged cards with the owner's overrides file (``[[cards]]`` with an
+        ``id`` and the corrected values, each with its provenance) applied."""
+        try:
+            catalog = load_catalog(overrides=path)
+            digest = data_digest(path.read_bytes())
+        except (CatalogError, OSError) as exc:
+            raise SetupError(f"{cls.title} data {path}: {exc}") from None
+        return cls(facts_for(catalog), digest)
 
     @property
     def rules_version(self) -> str:
-        return f"{RULES_VERSION}+{self.facts.catalog.deck_size}cards"
+        owner = f"+owner-{self.owner_data}" if self.owner_data else ""
+        return f"{RULES_VERSION}+{self.facts.catalog.deck_size}cards{owner}"
 
     def new_game(self, setup: Setup) -> State:
         count = len(setup.players)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from companion.engine import (
     JSON,
@@ -23,6 +24,7 @@ from companion.engine import (
     Setup,
     SetupError,
     SetupOption,
+    data_digest,
 )
 from companion.games.heroscape import (
     answers,
@@ -61,7 +63,7 @@ from companion.games.heroscape.actions import (
     StopOnGlyph,
     UsePower,
 )
-from companion.games.heroscape.catalog import Catalog, Scenario, default_catalog
+from companion.games.heroscape.catalog import Catalog, CatalogError, Scenario, default_catalog, load_catalog
 from companion.games.heroscape.common import fail, malformed, owned_label, who
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.state import (
@@ -104,12 +106,26 @@ class HeroScape(Game[State]):
     max_players = 4
     actions = CODEC
 
-    def __init__(self, catalog: Catalog | None = None) -> None:
+    def __init__(self, catalog: Catalog | None = None, owner_data: str = "") -> None:
         self.catalog = catalog or default_catalog()
+        self.owner_data = owner_data
+        """The :func:`data_digest` of the owner's overrides file the catalog was built with, or ""."""
+
+    @classmethod
+    def with_owner_data(cls, path: Path) -> HeroScape:
+        """The engine over the packaged army cards with the owner's overrides file (``[[cards]]`` with an
+        ``id`` and the corrected values, each with its provenance) applied."""
+        try:
+            catalog = load_catalog(overrides=path)
+            digest = data_digest(path.read_bytes())
+        except (CatalogError, OSError) as exc:
+            raise SetupError(f"{cls.title} data {path}: {exc}") from None
+        return cls(catalog, digest)
 
     @property
     def rules_version(self) -> str:
-        return f"{RULES_VERSION}+{len(self.catalog.cards)}cards"
+        owner = f"+owner-{self.owner_data}" if self.owner_data else ""
+        return f"{RULES_VERSION}+{len(self.catalog.cards)}cards{owner}"
 
     # ------------------------------------------------------------------------------------- setup
 
