@@ -31,6 +31,18 @@ def setups(draw: st.DrawFn) -> Setup:
     return Setup("heroscape", tuple(Player(n) for n in NAMES[:players]), tuple(sorted(options.items())))
 
 
+def random_position(setup: Setup, seed: int, steps: int) -> State:
+    """The position after up to ``steps`` random legal actions from a new game (fewer if it ends)."""
+    rng = random.Random(seed)
+    state: State = GAME.new_game(setup)
+    for _ in range(steps):
+        action = choose(GAME, state, rng)
+        if action is None:
+            break
+        state = GAME.apply(state, action)[0]
+    return state
+
+
 @settings(max_examples=15)
 @given(setups(), st.integers(0, 2**32))
 def test_random_play_breaks_no_invariant_and_replays_exactly(setup: Setup, seed: int) -> None:
@@ -45,13 +57,7 @@ def test_a_refused_action_changes_nothing_and_every_listed_action_is_accepted(
     setup: Setup, seed: int, steps: int
 ) -> None:
     """The engine is pure: refusing leaves the position as it was; every legal action applies."""
-    rng = random.Random(seed)
-    state: State = GAME.new_game(setup)
-    for _ in range(steps):
-        action = choose(GAME, state, rng)
-        if action is None:
-            break
-        state = GAME.apply(state, action)[0]
+    state = random_position(setup, seed, steps)
     for action in list(GAME.legal_actions(state))[:40]:
         GAME.apply(state, action)
     copy = state
@@ -140,13 +146,7 @@ def test_any_input_is_accepted_or_refused_in_one_line_never_a_crash(
 ) -> None:
     """Bad input gets a clear one-line message and changes nothing; the engine never raises anything
     else, whatever the phones or the API send."""
-    rng = random.Random(seed)
-    state: State = GAME.new_game(setup)
-    for _ in range(steps):
-        action = choose(GAME, state, rng)
-        if action is None:
-            break
-        state = GAME.apply(state, action)[0]
+    state = random_position(setup, seed, steps)
     for _ in range(8):
         cls = data.draw(st.sampled_from(ACTION_CLASSES))
         raw = {"kind": cls.kind}
@@ -190,12 +190,6 @@ def test_any_text_is_a_name_or_a_one_line_refusal(text: str) -> None:
 @given(setups(), st.integers(0, 2**32), st.integers(0, 200))
 def test_every_legal_action_survives_the_codec(setup: Setup, seed: int, steps: int) -> None:
     """What the engine lists goes out as JSON and comes back the same action (the event log stores it)."""
-    rng = random.Random(seed)
-    state: State = GAME.new_game(setup)
-    for _ in range(steps):
-        action = choose(GAME, state, rng)
-        if action is None:
-            break
-        state = GAME.apply(state, action)[0]
+    state = random_position(setup, seed, steps)
     for action in GAME.legal_actions(state):
         assert GAME.parse_action(json.loads(json.dumps(GAME.format_action(action)))) == action
