@@ -313,6 +313,122 @@ class Prompt:
         }
 
 
+@dataclass(frozen=True)
+class GameType:
+    """What kind of game this is, so the platform never guesses from a game's name (OpenSpiel's
+    ``GameType``): the web, the TV frame and the hall read these flags."""
+
+    cooperative: bool = False
+    """The players win or lose together against the game (Shattered Chaos): one outcome for all."""
+    simultaneous_moves: bool = False
+    """Some prompts wait on several players' answers at once (order markers, secret strategies)."""
+    hidden_information: bool = False
+    """Some actions or values are secret while the game runs (``private_view``, ``secret_action``)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "cooperative": self.cooperative,
+            "simultaneous_moves": self.simultaneous_moves,
+            "hidden_information": self.hidden_information,
+        }
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat's place in a result: ``rank`` 1 is first, equal ranks are tied; ``points`` are the game's
+    own points (Chaos Marauders VP, HeroScape points destroyed), None where the game has none."""
+
+    seat: PlayerId
+    name: str
+    rank: int
+    points: float | None = None
+    details: Mapping[str, JSON] = field(default_factory=dict)
+    """The game's own breakdown for this seat (lines and bonuses, figures destroyed...)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "rank": self.rank,
+            "points": self.points,
+            "details": dict(self.details),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Standing:
+        points = data.get("points")
+        return cls(
+            seat=PlayerId(int(data["seat"])),
+            name=str(data["name"]),
+            rank=int(data["rank"]),
+            points=None if points is None else float(points),
+            details=dict(data.get("details") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A game's result in the one typed form that ``companion score``, the final scoreboard and the hall
+    read. ``final`` is false while the game runs: the standings are then "if the game ended now".
+
+    Competitive games rank every seat; ``winners`` are the seats ranked 1 (several: a tie). A
+    co-operative game (``GameType.cooperative``) ranks every seat 1 and its ``outcome`` says whether
+    the party won; ``winners`` then lists every seat on a win and none on a defeat.
+    """
+
+    final: bool
+    winners: tuple[PlayerId, ...]
+    standings: tuple[Standing, ...]
+    """One per seat, in seat order."""
+    points_label: str = "points"
+    """What ``Standing.points`` count, for people: "VP", "points destroyed"."""
+    higher_is_better: bool = True
+    """Whether more points rank higher (tie-breaks in a league read it)."""
+    outcome: str = ""
+    """One sentence for the players: "Azog wins with 310 VP", "The party is defeated in round 6"."""
+    details: Mapping[str, JSON] = field(default_factory=dict)
+    """The game's own result data (a scenario's victory reason, a co-op evaluation)."""
+    cooperative: bool = False
+    """The seats won or lost together (``GameType.cooperative``)."""
+
+    @property
+    def tie(self) -> bool:
+        """Several seats share first place in a competitive game."""
+        return not self.cooperative and len(self.winners) > 1
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "final": self.final,
+            "cooperative": self.cooperative,
+            "winners": list(self.winners),
+            "tie": self.tie,
+            "standings": [s.to_json() for s in self.standings],
+            "points_label": self.points_label,
+            "higher_is_better": self.higher_is_better,
+            "outcome": self.outcome,
+            "details": dict(self.details),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> GameResult:
+        return cls(
+            final=bool(data["final"]),
+            winners=tuple(PlayerId(int(s)) for s in data.get("winners") or ()),
+            standings=tuple(Standing.from_json(s) for s in data.get("standings") or ()),
+            points_label=str(data.get("points_label", "points")),
+            higher_is_better=bool(data.get("higher_is_better", True)),
+            outcome=str(data.get("outcome", "")),
+            details=dict(data.get("details") or {}),
+            cooperative=bool(data.get("cooperative", False)),
+        )
+
+
+def ranks_by_points(points: Sequence[float], higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition ranks ("1224") of seats by their points: equal points share a rank."""
+    signed = [p if higher_is_better else -p for p in points]
+    return tuple(1 + sum(1 for other in signed if other > mine) for mine in signed)
+
+
 S = TypeVar("S")
 
 
@@ -329,6 +445,7 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     actions: ClassVar[ActionCodec]
+    game_type: ClassVar[GameType] = GameType()
 
     @property
     @abstractmethod
@@ -371,6 +488,18 @@ class Game(ABC, Generic[S]):
         None), ``finished`` (bool) and ``result`` (None, or ``{"winners": [seat, ...], "tie": bool,
         "players": [...]}``).
         """
+
+    def result(self, state: S) -> GameResult:
+        """The game's result: final once ``is_over``, else the standings as they would be if the game
+        ended now (``final`` false). Every game implements it; the platform never reads a view for it."""
+        raise NotImplementedError(f"{self.title} does not state its result")
+
+    def actor(self, state: S, action: Action) -> PlayerId | None:
+        """The seat whose decision ``action`` is in ``state``: a secret's owner, the turn player ending
+        their turn, the player answering a prompt addressed to them. None for what any seat may do for
+        the table (a correction, a die result entered for the table). The web lets a phone that claimed
+        a seat send only actions whose actor is that seat or None."""
+        raise NotImplementedError(f"{self.title} does not say who takes an action")
 
     def setup_options(self) -> tuple[SetupOption, ...]:
         """The options ``new_game`` reads from ``Setup.options`` (shown on the new-game form)."""
