@@ -122,19 +122,25 @@ class Session:
         except BaseException:
             self._writer.log.close()
             raise
-        stats = self._resume_stats
-        logger.info(
-            "resumed game %s: %d inputs, %d replayed in %.3f s (snapshot at #%s)",
-            stats.game_id,
-            stats.inputs,
-            stats.replayed,
-            stats.seconds,
-            stats.snapshot_seq,
-        )
+        logger.info("%s", self._start_story())
         self._feed.publish(self._render(self._writer.seq, self._writer.position(), self._writer.last_change))
         self._writer.snapshot_if_due()
         self._thread = threading.Thread(target=self._loop, name="session-writer", daemon=True)
         self._thread.start()
+
+    def _start_story(self) -> str:
+        """What the start found, as one line a person reads in the journal."""
+        stats, run = self._resume_stats, self._writer.run
+        if run is None:
+            if self._writer.log.created:
+                return f"new event log at {self.db_path}: no game yet"
+            return f"event log {self.db_path}: no game to resume (last input #{self._writer.seq})"
+        state = "finished" if run.finished else "playing"
+        source = f"from the snapshot at #{stats.snapshot_seq}" if stats.snapshot_seq else "from the start"
+        return (
+            f"resumed game #{run.game_id} ({run.game.title}, {state}): {stats.inputs} actions,"
+            f" {stats.replayed} replayed {source} in {stats.seconds:.3f} s"
+        )
 
     def stop(self, timeout: float = 10.0) -> None:
         """Answers what is queued, stops the writer, closes the log and every subscription."""

@@ -136,6 +136,13 @@ def test_serve_on_a_damaged_log_prints_one_line(tmp_path, capsys):
     assert "damaged" in one_line_failure(capsys, serve_args(db))
 
 
+def test_serve_on_an_empty_log_file_prints_one_line_and_starts_nothing(tmp_path, capsys):
+    db = tmp_path / "table.sqlite3"
+    db.write_bytes(b"")
+    assert "empty (0 bytes)" in one_line_failure(capsys, serve_args(db))
+    assert db.read_bytes() == b""
+
+
 def test_serve_on_a_log_from_a_newer_program_prints_one_line(tmp_path, capsys):
     db = tmp_path / "table.sqlite3"
     with sqlite3.connect(db) as conn:
