@@ -258,7 +258,11 @@ class Session:
     def _handle(self, pending: _Pending) -> None:
         if not pending.take():
             return  # the submitter gave up before we got here: never apply it behind its back
+        storage_before = self._writer.storage_problem
         outcome, view = self._writer.handle(pending.command, self._render)
+        if view is None and self._writer.storage_problem != storage_before:
+            # Nothing was recorded, but the TV must say why commands fail (and stop saying it after).
+            view = self._render(self._writer.seq, self._writer.position(), self._writer.last_change)
         if view is not None:
             self._feed.publish(view)
         pending.answer(outcome)
@@ -285,6 +289,8 @@ class Session:
 
     def _render(self, seq: int, position: Position, last_change: Mapping[str, JSON] | None) -> PublishedView:
         notices = list(self._writer.notices)
+        if self._writer.storage_problem:
+            notices.append({"level": "warning", "text": self._writer.storage_problem, "source": "session"})
         for device_notices in self._device_notices.values():
             notices.extend(device_notices)
         return build_view(

@@ -286,13 +286,18 @@ class EventLog:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All writes inside are committed (durably) together, or none are."""
+        if self.conn.in_transaction:  # a rollback that failed after an error (disk full) left it open
+            self.conn.execute("ROLLBACK")
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
             self.conn.execute("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error as exc:  # the first error is the one to report
+                    logger.warning("rollback of the event log failed (%s); retried at the next write", exc)
             raise
 
     # -- writes (inside a transaction) -------------------------------------------------------
