@@ -40,6 +40,8 @@ SEND_BUFFER = 128 * 1024
 bounds what a client that stops reading pins in the kernel (autotuning grows it to megabytes) and
 makes its stall show sooner."""
 ACCEPT_BATCH = 64
+CLOSE_BATCH = 64
+"""Expired connections closed per upkeep pass (four passes a second)."""
 """Connections accepted per turn of the event loop, so a burst does not wait in the backlog."""
 
 
@@ -193,14 +195,21 @@ class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
         while self.to_close:
             self._close(self.to_close.popleft())
         now = time.monotonic()
-        for channel in list(self.active_channels.values()):
-            if not isinstance(channel, OneRequestChannel) or channel.requests:
-                continue
-            if not channel.got_request:
-                if now - channel.opened_at > REQUEST_SECONDS:
-                    self._close(channel)
-            elif channel.total_outbufs_len and now - channel.last_progress > ANSWER_SECONDS:
-                self._close(channel)
+        expired = [
+            channel
+            for channel in self.active_channels.values()
+            if isinstance(channel, OneRequestChannel)
+            and not channel.requests
+            and (
+                now - channel.opened_at > REQUEST_SECONDS
+                if not channel.got_request
+                else channel.total_outbufs_len and now - channel.last_progress > ANSWER_SECONDS
+            )
+        ]
+        # A few at a time: hundreds of sockets opened together expire together, and closing them all
+        # in one turn of the loop would hold up every answer behind them.
+        for channel in expired[:CLOSE_BATCH]:
+            self._close(channel)
 
     def _oldest_idle(self) -> OneRequestChannel | None:
         idle = [

@@ -74,9 +74,10 @@ def configure_logging(level: str) -> None:
 SPARE_THREADS = 8
 """Threads beyond the stream limit, kept for pages, API calls and commands while every screen streams."""
 
-IDLE_CONNECTIONS = 256
-"""Connections beyond the threads that may sit idle (opened, no request yet) before the oldest of them is
-closed for a new one (companion.cli.httpserver): browsers open spare ones, attackers thousands."""
+IDLE_CONNECTIONS = 1024
+"""Connections beyond the threads that may sit idle (opened, no request yet, closed after 5 s) before the
+oldest of them is closed for each new one (companion.cli.httpserver): browsers open spare ones, an
+attacker hundreds; past this many, eviction keeps the server accepting but costs it a churn of sockets."""
 
 FD_RESERVE = 64
 """File descriptors kept for everything but connections: the event log, its readers, serial, pipes."""
