@@ -112,12 +112,12 @@ class Server:
     """The Flask app on waitress: a production WSGI server whose event loop runs on a background thread.
 
     waitress reads requests and writes answers from one event loop, and runs the app on a fixed pool
-    of threads. Each SSE client holds one pool thread for as long as it is connected (its generator
-    sleeps on its queue), so the pool is sized from the app's stream limit (``SSE_MAX_STREAMS``, whose
-    excess streams are refused with 503) plus SPARE_THREADS for everything else: a full house of TVs
-    never starves the phones' commands. Each SSE message is one chunk that waitress sends at once from
-    the app's thread (no output buffering since waitress 2), with Nagle's algorithm off. Every
-    connection carries one request (see ``_one_request_server_class``).
+    of threads. Each SSE client holds one pool thread for as long as it is connected (it waits while
+    web.fanout's one thread writes its views), so the pool is sized from the app's stream limit
+    (``SSE_MAX_STREAMS``, whose excess streams are refused with 503) plus SPARE_THREADS for everything
+    else: a full house of TVs never starves the phones' commands. The connection limit adds room for
+    IDLE_CONNECTIONS sockets without a request; companion.cli.httpserver keeps idle, slow and unread
+    connections from holding the server (one request per connection, deadlines, eviction).
     """
 
     def __init__(self, app: Any, host: str, port: int) -> None:
