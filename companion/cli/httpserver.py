@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import struct
 import time
 from collections import deque
 from typing import Any
@@ -193,7 +194,7 @@ class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
         """On the loop's thread: closes what was asked, connections without a request in time, and
         answers nobody reads."""
         while self.to_close:
-            self._close(self.to_close.popleft())
+            self._close(self.to_close.popleft(), abort=True)
         now = time.monotonic()
         expired = [
             channel
@@ -209,7 +210,7 @@ class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
         # A few at a time: hundreds of sockets opened together expire together, and closing them all
         # in one turn of the loop would hold up every answer behind them.
         for channel in expired[:CLOSE_BATCH]:
-            self._close(channel)
+            self._close(channel, abort=channel.got_request)
 
     def _oldest_idle(self) -> OneRequestChannel | None:
         idle = [
@@ -217,9 +218,18 @@ class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
         ]
         return min(idle, key=lambda c: c.opened_at, default=None)
 
-    def _close(self, channel: HTTPChannel) -> None:
-        if self._map.get(channel._fileno) is channel:
-            channel.handle_close()
+    def _close(self, channel: HTTPChannel, abort: bool = False) -> None:
+        """Closes ``channel``; ``abort`` resets it instead, for a client that stopped reading: a
+        graceful close would leave its unread bytes (and the close itself) queued in the kernel behind a
+        shut window for minutes, and the client would never learn it was dropped."""
+        if self._map.get(channel._fileno) is not channel:
+            return
+        if abort:
+            try:
+                channel.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            except OSError:
+                pass
+        channel.handle_close()
 
     def _report(self) -> None:
         """One line a minute at most while connections are being pushed out: an attack, or far too
