@@ -22,6 +22,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE": 15.0,
     "SSE_RETRY_MS": 2000,
     "SSE_MAX_STREAMS": 24,  # open streams at once (each holds a server thread); 503 beyond
+    "SSE_STALL_SECONDS": 30.0,  # a stream whose client reads nothing this long while views wait is closed
     # Request limits (web.limits): a command is a few hundred bytes; these stop a body that could hurt.
     "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of a request body; 413 beyond
     "JSON_MAX_DEPTH": 32,  # nesting of a JSON body (the parser recurses per level)

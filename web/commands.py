@@ -29,6 +29,7 @@ STATUS_BY_ERROR: dict[str | None, int] = {
     "nothing_to_undo": 409,
     "nothing_to_redo": 409,
     "unavailable": 503,  # the writer did not take the command in time: nothing changed, try again
+    "storage": 503,  # the event log cannot be written (disk full): nothing changed, fine once there is room
     "internal": 500,  # a bug in an engine or the log (logged by the session); nothing changed
 }
 

@@ -8,6 +8,8 @@ import importlib
 BENCH_MODULES = (
     "companion.cli.bench_latency",
     "companion.cli.bench_link",
+    "companion.cli.bench_load",
+    "companion.cli.bench_session",
     "companion.cli.bench_tag",
 )
 

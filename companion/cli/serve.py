@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -73,6 +74,14 @@ def configure_logging(level: str) -> None:
 SPARE_THREADS = 8
 """Threads beyond the stream limit, kept for pages, API calls and commands while every screen streams."""
 
+IDLE_CONNECTIONS = 1024
+"""Connections beyond the threads that may sit idle (opened, no request yet, closed after 5 s) before the
+oldest of them is closed for each new one (companion.cli.httpserver): browsers open spare ones, an
+attacker hundreds; past this many, eviction keeps the server accepting but costs it a churn of sockets."""
+
+FD_RESERVE = 64
+"""File descriptors kept for everything but connections: the event log, its readers, serial, pipes."""
+
 MAX_BUFFERED_BODY = 16 * 1024 * 1024
 """Bodies up to this are read whole and refused by the app (413 in JSON, see web.limits); a larger
 declared body is refused by the server before it is read (its own plain-text 413)."""
@@ -86,32 +95,6 @@ def wasyncore_close_all(socket_map: dict[int, Any]) -> None:
     from waitress import wasyncore
 
     wasyncore.close_all(socket_map)
-
-
-def _one_request_server_class() -> type:
-    """waitress's TCP server answering one request per connection (``Connection: close``).
-
-    Why not keep-alive: a browser reuses an idle kept-alive socket for its next request, and a socket
-    whose path died silently (the TV's Wi-Fi re-associated, a phone moved between access points) swallows
-    that request until the browser gives up. The pages' watchdog and the phones' commands rely on a
-    fresh connection answering at once or failing at once; a new TCP connection on a LAN costs ~1 ms.
-    """
-    from waitress.channel import HTTPChannel
-    from waitress.server import TcpWSGIServer
-    from waitress.task import WSGITask
-
-    class OneRequestTask(WSGITask):  # type: ignore[misc]
-        def build_response_header(self) -> bytes:
-            self.set_close_on_finish()
-            return bytes(super().build_response_header())
-
-    class OneRequestChannel(HTTPChannel):  # type: ignore[misc]
-        task_class = OneRequestTask
-
-    class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
-        channel_class = OneRequestChannel
-
-    return OneRequestServer
 
 
 class _QuietDisconnects(logging.Filter):
@@ -129,25 +112,34 @@ class Server:
     """The Flask app on waitress: a production WSGI server whose event loop runs on a background thread.
 
     waitress reads requests and writes answers from one event loop, and runs the app on a fixed pool
-    of threads. Each SSE client holds one pool thread for as long as it is connected (its generator
-    sleeps on its queue), so the pool is sized from the app's stream limit (``SSE_MAX_STREAMS``, whose
-    excess streams are refused with 503) plus SPARE_THREADS for everything else: a full house of TVs
-    never starves the phones' commands. Each SSE message is one chunk that waitress sends at once from
-    the app's thread (no output buffering since waitress 2), with Nagle's algorithm off. Every
-    connection carries one request (see ``_one_request_server_class``).
+    of threads. Each SSE client holds one pool thread for as long as it is connected (it waits while
+    web.fanout's one thread writes its views), so the pool is sized from the app's stream limit
+    (``SSE_MAX_STREAMS``, whose excess streams are refused with 503) plus SPARE_THREADS for everything
+    else: a full house of TVs never starves the phones' commands. The connection limit adds room for
+    IDLE_CONNECTIONS sockets without a request; companion.cli.httpserver keeps idle, slow and unread
+    connections from holding the server (one request per connection, deadlines, eviction).
     """
 
     def __init__(self, app: Any, host: str, port: int) -> None:
         from waitress.adjustments import Adjustments
         from waitress.task import ThreadedTaskDispatcher
 
+        from companion.cli.httpserver import ANSWER_SECONDS, OneRequestServer
+
         self.app = app
         self._map: dict[int, Any] = {}
         self._stopping = threading.Event()
+        threads = int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS
         adj = Adjustments(
             host=host,
             port=port,
-            threads=int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS,
+            threads=threads,
+            # Every stream, every spare thread's request and a crowd of idle sockets: sized with the
+            # stream limit (waitress's default of 100 froze the server at 97 streams, or 100 idle sockets).
+            connection_limit=connection_limit(threads + IDLE_CONNECTIONS),
+            # waitress's own upkeep, every second: the tighter limits are OneRequestServer.tidy's.
+            cleanup_interval=1,
+            channel_timeout=int(ANSWER_SECONDS),
             max_request_body_size=MAX_BUFFERED_BODY,
             ident="table-companion",
             # A socket error is a client gone mid-answer (a TV switched off while its stream was
@@ -160,7 +152,7 @@ class Server:
         )
         self._dispatcher = ThreadedTaskDispatcher()
         self._dispatcher.set_thread_count(adj.threads)
-        server_class = _one_request_server_class()
+        server_class = OneRequestServer
         try:
             # One listening socket per address the host resolves to (as waitress's create_server).
             self._servers = [
@@ -191,8 +183,13 @@ class Server:
 
         # One poll at a time, so a stop is noticed within the poll timeout and everything closes here,
         # on the loop's own thread (waitress's run() only ends when its map is emptied under it).
+        next_tidy = 0.0
         while not self._stopping.is_set():
             wasyncore.loop(timeout=0.2, map=self._map, use_poll=True, count=1)
+            if self._servers[0].to_close or time.monotonic() >= next_tidy:
+                for server in self._servers:
+                    server.tidy()
+                next_tidy = time.monotonic() + 0.25
         self._dispatcher.shutdown(timeout=5)
         wasyncore.close_all(self._map)
 
@@ -207,6 +204,25 @@ class Server:
             self._thread.join(timeout=10)
         else:  # never started: only the listening sockets to close
             wasyncore_close_all(self._map)
+
+
+def connection_limit(wanted: int) -> int:
+    """``wanted`` connections, raising this process's open-file limit to fit them when the system
+    allows (a Pi's default soft limit is 1024), else as many as fit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = wanted + FD_RESERVE
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        raised = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(16, min(wanted, soft - FD_RESERVE))
 
 
 def lan_address() -> str:

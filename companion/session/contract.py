@@ -43,6 +43,7 @@ OutcomeError = Literal[
     "nothing_to_redo",
     "setup",  # new_game: unknown game, bad players or options (SetupError)
     "internal",  # an unexpected error in the engine or the log; logged, nothing changed
+    "storage",  # the event log cannot be written (disk full: "storage full: nothing was recorded")
     "unavailable",  # the session is not running, or did not take the command in time; nothing changed
 ]
 """Why a command was rejected. A rejected command never changes the state or the log."""

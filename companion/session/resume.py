@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import JSON, Game, Setup
+from companion.engine import JSON, ActionError, Game, Setup
 from companion.session.run import Applied, GameRun
 from companion.session.store import EventLog, InputRow, ReplayRow
 
@@ -76,9 +76,19 @@ def _snapshot(log: EventLog, game: Game, game_id: int, applied: list[Applied]) -
             continue  # covers an undone action (should have been dropped with the undo)
         try:
             return index[seq] + 1, pickle.loads(blob), seq
-        except Exception:
-            logger.warning("snapshot of game %s at #%s cannot be read; trying an older one", game_id, seq)
+        except Exception as exc:
+            logger.warning(
+                "snapshot of game %s at #%s cannot be read (%s); trying an older one",
+                game_id,
+                seq,
+                _reason(exc),
+            )
     return 0, None, None
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as the words of a notice: its message, or its type when it has none."""
+    return str(exc) or type(exc).__name__
 
 
 def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int) -> Resumed:
@@ -93,10 +103,10 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
         setup = Setup.from_json(json.loads(row.setup))
         initial = game.new_game(setup)
     except Exception as exc:
-        # A game this program does not know (a newer log, a bundle not installed): a notice, no traceback.
-        problem = f"game #{row.id} ({row.game}) cannot be resumed: {exc}"
-        logger.warning("%s", problem)
-        logger.debug("why game %s cannot be resumed", row.id, exc_info=True)
+        # A game this program does not know (a newer log, a bundle not installed) or a setup its rules
+        # refuse now: a notice and one warning. Anything else is a bug: its traceback goes with it.
+        problem = f"game #{row.id} ({row.game}) cannot be resumed: {_reason(exc)}"
+        logger.warning("%s", problem, exc_info=not isinstance(exc, ValueError))
         return Resumed(None, seq, change_of(last), ResumeStats(game_id=row.id), (problem,))
     if game.rules_version != row.rules_version:
         logger.warning(
@@ -110,10 +120,11 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
         run.adopt(applied, redo, count, initial if state is None else state)
     except Exception as exc:
         # The rules changed under a stored input: keep the position up to it and say so.
+        # The engine's refusal is its own explanation; any other error is a bug, logged with its traceback.
         bad = applied[len(run.applied)]
-        problems.append(f"input #{bad.seq} no longer applies under rules {game.rules_version}: {exc}")
-        logger.warning("game %s: %s", row.id, problems[-1])
-        logger.debug("why input #%s no longer applies", bad.seq, exc_info=True)
+        rules = game.rules_version
+        problems.append(f"input #{bad.seq} no longer applies under rules {rules}: {_reason(exc)}")
+        logger.warning("game %s: %s", row.id, problems[-1], exc_info=not isinstance(exc, ActionError))
         run.redo.clear()
     stats = ResumeStats(
         game_id=row.id,

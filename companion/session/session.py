@@ -122,19 +122,25 @@ class Session:
         except BaseException:
             self._writer.log.close()
             raise
-        stats = self._resume_stats
-        logger.info(
-            "resumed game %s: %d inputs, %d replayed in %.3f s (snapshot at #%s)",
-            stats.game_id,
-            stats.inputs,
-            stats.replayed,
-            stats.seconds,
-            stats.snapshot_seq,
-        )
+        logger.info("%s", self._start_story())
         self._feed.publish(self._render(self._writer.seq, self._writer.position(), self._writer.last_change))
         self._writer.snapshot_if_due()
         self._thread = threading.Thread(target=self._loop, name="session-writer", daemon=True)
         self._thread.start()
+
+    def _start_story(self) -> str:
+        """What the start found, as one line a person reads in the journal."""
+        stats, run = self._resume_stats, self._writer.run
+        if run is None:
+            if self._writer.log.created:
+                return f"new event log at {self.db_path}: no game yet"
+            return f"event log {self.db_path}: no game to resume (last input #{self._writer.seq})"
+        state = "finished" if run.finished else "playing"
+        source = f"from the snapshot at #{stats.snapshot_seq}" if stats.snapshot_seq else "from the start"
+        return (
+            f"resumed game #{run.game_id} ({run.game.title}, {state}): {stats.inputs} actions,"
+            f" {stats.replayed} replayed {source} in {stats.seconds:.3f} s"
+        )
 
     def stop(self, timeout: float = 10.0) -> None:
         """Answers what is queued, stops the writer, closes the log and every subscription."""
@@ -252,7 +258,11 @@ class Session:
     def _handle(self, pending: _Pending) -> None:
         if not pending.take():
             return  # the submitter gave up before we got here: never apply it behind its back
+        storage_before = self._writer.storage_problem
         outcome, view = self._writer.handle(pending.command, self._render)
+        if view is None and self._writer.storage_problem != storage_before:
+            # Nothing was recorded, but the TV must say why commands fail (and stop saying it after).
+            view = self._render(self._writer.seq, self._writer.position(), self._writer.last_change)
         if view is not None:
             self._feed.publish(view)
         pending.answer(outcome)
@@ -279,6 +289,8 @@ class Session:
 
     def _render(self, seq: int, position: Position, last_change: Mapping[str, JSON] | None) -> PublishedView:
         notices = list(self._writer.notices)
+        if self._writer.storage_problem:
+            notices.append({"level": "warning", "text": self._writer.storage_problem, "source": "session"})
         for device_notices in self._device_notices.values():
             notices.extend(device_notices)
         return build_view(

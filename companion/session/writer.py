@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import pickle
-from collections.abc import Callable, Mapping
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +50,22 @@ def _dumps(value: JSON) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+STORAGE_FULL = "storage full: nothing was recorded"
+
+
+def storage_problem(exc: BaseException) -> str | None:
+    """The players' words for an event log that cannot be written (disk full, disk failing), or None
+    when ``exc`` is something else (a bug)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if not isinstance(exc, sqlite3.Error) or code is None:
+        return None
+    if code & 0xFF == sqlite3.SQLITE_FULL:
+        return STORAGE_FULL
+    if code & 0xFF == sqlite3.SQLITE_IOERR:
+        return f"storage failed ({exc}): nothing was recorded"
+    return None
+
+
 class Writer:
     """The session's game and log. Used by one thread at a time (start, then the writer thread)."""
 
@@ -62,6 +80,8 @@ class Writer:
         self.seq = 0
         self.last_change: dict[str, JSON] | None = None
         self.notices: list[dict[str, JSON]] = []
+        self.storage_problem: str | None = None
+        """Why the last write failed (disk full); cleared by the next write that succeeds."""
         self._snapshot_due = False
 
     def resume(self) -> ResumeStats:
@@ -109,6 +129,21 @@ class Writer:
             return handler(command, render)
         except Rejected as rejected:
             return Outcome(accepted=False, error=rejected.error, reason=rejected.reason), None
+        except sqlite3.Error as exc:
+            problem = storage_problem(exc)
+            if problem is None:
+                logger.exception(
+                    "command %s from %s failed; nothing was changed", command.kind, command.source
+                )
+                return Outcome(accepted=False, error="internal", reason=f"internal error: {exc}"), None
+            if self.storage_problem is None:  # one line when it starts, not one per command
+                logger.error(
+                    "the event log %s cannot be written (%s): commands are refused until it can",
+                    self.log.path,
+                    exc,
+                )
+            self.storage_problem = problem
+            return Outcome(accepted=False, error="storage", reason=problem), None
         except Exception as exc:
             logger.exception("command %s from %s failed; nothing was changed", command.kind, command.source)
             return Outcome(accepted=False, error="internal", reason=f"internal error: {exc}"), None
@@ -194,7 +229,7 @@ class Writer:
         # Restart problems belong to the game being closed: the new game's first view drops them.
         old_notices, self.notices = self.notices, []
         try:
-            with self.log.transaction():
+            with self._recording():
                 if previous is not None and not previous.ended:
                     self.log.end_game(previous.game_id, now)
                 game_id = self.log.add_game(game.name, _dumps(setup.to_json()), rules, now)
@@ -247,12 +282,26 @@ class Writer:
         also: Callable[[], None] = lambda: None,
     ) -> tuple[Outcome, PublishedView, Applied]:
         now = self.clock()
-        with self.log.transaction():
+        with self._recording():
             also()
             seq, change, published = self._write(game_id, run, command, accepted, position, render, now)
         self.seq, self.last_change = seq, change
         applied = Applied(seq, accepted.payload, encode_events(accepted.events))
         return Outcome(accepted=True, seq=seq, events=accepted.events), published, applied
+
+    @contextmanager
+    def _recording(self) -> Iterator[None]:
+        """The transaction of an accepted command. A storage problem is cleared while it runs, so the
+        view it renders drops the notice, and is back if the write fails."""
+        previous, self.storage_problem = self.storage_problem, None
+        try:
+            with self.log.transaction():
+                yield
+        except BaseException:
+            self.storage_problem = previous
+            raise
+        if previous is not None:
+            logger.info("the event log %s is written again: commands are recorded", self.log.path)
 
     def _write(
         self,
@@ -294,5 +343,9 @@ class Writer:
             blob = pickle.dumps(run.state, protocol=pickle.HIGHEST_PROTOCOL)
             with self.log.transaction():
                 self.log.save_snapshot(run.game_id, run.applied[-1].seq, run.game.rules_version, blob)
-        except Exception:
-            logger.exception("snapshot of game %s failed; resume will replay more", run.game_id)
+        except Exception as exc:
+            problem = storage_problem(exc)
+            if problem is None:
+                logger.exception("snapshot of game %s failed; resume will replay more", run.game_id)
+            else:  # the input before it is safe; only the restart gets slower
+                logger.warning("snapshot of game %s skipped (%s); resume will replay more", run.game_id, exc)

@@ -136,6 +136,13 @@ def test_serve_on_a_damaged_log_prints_one_line(tmp_path, capsys):
     assert "damaged" in one_line_failure(capsys, serve_args(db))
 
 
+def test_serve_on_an_empty_log_file_prints_one_line_and_starts_nothing(tmp_path, capsys):
+    db = tmp_path / "table.sqlite3"
+    db.write_bytes(b"")
+    assert "empty (0 bytes)" in one_line_failure(capsys, serve_args(db))
+    assert db.read_bytes() == b""
+
+
 def test_serve_on_a_log_from_a_newer_program_prints_one_line(tmp_path, capsys):
     db = tmp_path / "table.sqlite3"
     with sqlite3.connect(db) as conn:
@@ -180,3 +187,34 @@ def test_a_closed_stream_frees_its_thread_without_waiting_for_a_write(tmp_path):
             assert streams_of(server.app).wait_all_closed(timeout=5)
         finally:
             server.stop()
+
+
+def test_a_full_disk_answers_503_with_the_reason_and_the_tv_shows_it(live, caplog):
+    """SQLite fails with SQLITE_FULL (``max_page_count`` caps the log where it stands, as a full disk)."""
+    stream = open_stream(live)
+    next_view(stream)
+    assert post_command(live, new_game_body())[0] == 200
+    next_view(stream)
+    session = live.app.extensions["companion.session"]
+    conn = session._writer.log.conn  # the writer's connection: the cap is per connection
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")
+    for _ in range(500):
+        status, answer = post_command(live, new_game_body())
+        if status != 200:
+            break
+        next_view(stream)
+    assert status == 503
+    assert answer == {
+        "accepted": False,
+        "seq": None,
+        "events": [],
+        "reason": "storage full: nothing was recorded",
+        "error": "storage",
+    }
+    notices = next_view(stream)["notices"]
+    assert {"level": "warning", "text": "storage full: nothing was recorded", "source": "session"} in notices
+    assert not [r for r in caplog.records if r.exc_info]
+    conn.execute("PRAGMA max_page_count = 1073741823")  # room again: the next command is recorded
+    assert post_command(live, new_game_body())[0] == 200
+    assert next_view(stream)["notices"] == []
+    stream.close()
