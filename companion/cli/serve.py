@@ -82,9 +82,11 @@ attacker hundreds; past this many, eviction keeps the server accepting but costs
 FD_RESERVE = 64
 """File descriptors kept for everything but connections: the event log, its readers, serial, pipes."""
 
-MAX_BUFFERED_BODY = 16 * 1024 * 1024
+MAX_BUFFERED_BODY = 1024 * 1024
 """Bodies up to this are read whole and refused by the app (413 in JSON, see web.limits); a larger
-declared body is refused by the server before it is read (its own plain-text 413)."""
+declared body is refused by the server before it is read (its own plain-text 413). Kept small because
+waitress spools what it reads to temporary files: a LAN peer sending large bodies on every socket the
+server allows must not fill the Pi's card (1,024 sockets x 1 MB at worst)."""
 
 
 class ServerError(RuntimeError):

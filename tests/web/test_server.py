@@ -166,11 +166,24 @@ def test_serve_on_a_port_in_use_prints_one_line(tmp_path, capsys):
         )
 
 
-def test_a_ten_megabyte_body_through_the_server_is_a_413_in_json(live):
+def test_a_body_the_server_reads_but_the_app_refuses_is_a_413_in_json(live):
     body = new_game_body()
-    body["payload"]["players"][0]["name"] = "G" * 10_000_000
+    body["payload"]["players"][0]["name"] = "G" * 900_000
     status, answer = post_command(live, body)
     assert status == 413 and answer["reason"] == "the request body is larger than 65536 bytes"
+
+
+def test_a_ten_megabyte_body_is_refused_by_the_server_before_it_is_read(live):
+    """Waitress spools bodies to temporary files: one past serve.MAX_BUFFERED_BODY is never read."""
+    conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=5)
+    headers = {"Content-Type": "application/json", "X-Table-Pin": PIN, "Content-Length": "10000000"}
+    conn.putrequest("POST", "/api/commands")
+    for name, value in headers.items():
+        conn.putheader(name, value)
+    conn.endheaders()
+    response = conn.getresponse()
+    assert response.status == 413
+    conn.close()
 
 
 def test_a_closed_stream_frees_its_thread_without_waiting_for_a_write(tmp_path):
