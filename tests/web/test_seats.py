@@ -74,6 +74,10 @@ class SecretGame(Game[Hidden]):
     def view(self, state: Hidden) -> dict[str, JSON]:
         return {"game": "secret", "hidden": [n is not None for n in state.numbers], "players": []}
 
+    def actor(self, state: Hidden, action: Action) -> PlayerId | None:
+        assert isinstance(action, Hide)
+        return action.player
+
     def private_view(self, state: Hidden, seat: PlayerId) -> dict[str, JSON] | None:
         return {"number": state.numbers[seat]}
 
