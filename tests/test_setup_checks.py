@@ -23,7 +23,7 @@ def test_a_colour_is_hash_and_hex_digits(colour: str) -> None:
 )
 def test_anything_else_is_refused_naming_the_player(colour: str) -> None:
     assert not is_colour(colour)
-    with pytest.raises(SetupError, match="player 2's colour .* is not a colour like #e23b3b"):
+    with pytest.raises(SetupError, match=r"player 2.s colour .* is not a colour like #e23b3b"):
         Setup.from_json({"game": "g", "players": [{"name": "a"}, {"name": "b", "colour": colour}]})
 
 

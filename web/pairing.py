@@ -12,8 +12,8 @@ a guesser can only try the codes of its own requests; each request allows ``JOIN
 expires after ``JOIN_SECONDS``; one address may ask ``JOIN_PER_ADDRESS`` times per
 ``JOIN_WINDOW_SECONDS`` and the whole table ``JOIN_TABLE_MAX`` times, with at most ``JOIN_PENDING_MAX``
 requests waiting at once. With the defaults a guesser gets 3 tries in a million per request and at most
-20 requests per 10 minutes: about one chance in 2,800 per hour, against one in 40 for guessing a 4-digit
-PIN under the PIN limits, and every request shows on the TV, so a flood is seen.
+20 requests per 10 minutes: about one chance in 2,800 per hour, against about one in 80 for guessing a
+4-digit PIN under the PIN limits; and every request shows on the TV, so a flood is seen.
 """
 
 from __future__ import annotations

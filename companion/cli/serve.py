@@ -95,6 +95,7 @@ def _one_request_server_class() -> type:
     fresh connection answering at once or failing at once; a new TCP connection on a LAN costs ~1 ms.
     """
     from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser, ParsingError
     from waitress.server import TcpWSGIServer
     from waitress.task import WSGITask
 
@@ -103,8 +104,20 @@ def _one_request_server_class() -> type:
             self.set_close_on_finish()
             return bytes(super().build_response_header())
 
+    class StrictParser(HTTPRequestParser):  # type: ignore[misc]
+        """Refuses a request that sends both Content-Length and Transfer-Encoding (400): RFC 9112
+        6.3 says such a message "ought to be handled as an error", as two servers in a row could read
+        its body differently (request smuggling). waitress itself lets Transfer-Encoding win."""
+
+        def parse_header(self, header_plus: bytes) -> None:
+            names = {line.split(b":", 1)[0].strip().lower() for line in header_plus.split(b"\n")[1:]}
+            if b"content-length" in names and b"transfer-encoding" in names:
+                raise ParsingError("a request may not send both Content-Length and Transfer-Encoding")
+            super().parse_header(header_plus)
+
     class OneRequestChannel(HTTPChannel):  # type: ignore[misc]
         task_class = OneRequestTask
+        parser_class = StrictParser
 
     class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
         channel_class = OneRequestChannel

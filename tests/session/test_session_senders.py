@@ -45,14 +45,13 @@ def test_undo_and_redo_are_the_actors_too(session: Session) -> None:
     assert session.state.piles == (2, 4, 5)
 
 
-def test_a_note_is_recorded_changes_nothing_and_is_never_replayed(
-    make_session, db_path: Path
-) -> None:
+def test_a_note_is_recorded_changes_nothing_and_is_never_replayed(make_session, db_path: Path) -> None:
     session = make_session()
     new_nim(session)
     assert phone(session, "act", 0, take_json(0, 1, 0)).accepted
     before = session.view()
-    note = {"event": "SeatTakenOver", "text": "Bob's seat was taken over by another phone", "data": {"seat": 1}}
+    text = "Bob's seat was taken over by another phone"
+    note = {"event": "SeatTakenOver", "text": text, "data": {"seat": 1}}
     outcome = session.submit(Command("note", "control", note))
     assert outcome.accepted and [e.text for e in outcome.events] == [note["text"]]
     after = session.view()
