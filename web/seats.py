@@ -121,8 +121,11 @@ def init_app(app: Flask) -> None:
     session = app.extensions["companion.session"]
     notices = TakeOverNotices(phones.store_of(app), session)
     app.extensions[_WATCH] = notices
-    if notices.report(session.view()):  # take-overs of a round still going on before the restart
-        notices.watch()
+    view = session.view()
+    game_id = view.get("game_id")
+    seated = isinstance(game_id, int) and bool(phones.store_of(app).holders(game_id))
+    if (seated or phones.store_of(app).takeovers()) and notices.report(view):
+        notices.watch()  # a take-over of a round still going on before the restart
 
 
 def _notices() -> TakeOverNotices:

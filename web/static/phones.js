@@ -52,7 +52,7 @@
       var li = el("li", p.this ? "phone phone-this" : "phone");
       li.dataset.phone = p.id;
       li.appendChild(el("strong", null, p.name + (p.this ? " (this phone)" : "")));
-      li.appendChild(el("span", "hint", " · " + (p.seat_name ? "plays " + p.seat_name : "no seat") + " · seen " + ago(p.last_seen) + " · " + p.address));
+      li.appendChild(el("span", "hint", (p.seat_name ? "plays " + p.seat_name : "no seat") + " · seen " + ago(p.last_seen) + " · " + p.address));
       var out = el("button", "small danger", p.this ? "Log out" : "Log it out");
       out.type = "button";
       out.onclick = function () { revoke(p); };
@@ -60,6 +60,7 @@
       list.appendChild(li);
     });
     $("c-pin-change").hidden = !!body.pin_in_settings;
+    $("c-pin-fixed").hidden = !body.pin_in_settings;
   }
 
   function load() {

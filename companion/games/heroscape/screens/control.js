@@ -407,8 +407,10 @@
       else if (prompt.kind === "army") army(box, game, prompt, ctx);
       else if (prompt.kind === "flood") flood(box, game, prompt, ctx);
       else if (prompt.kind === "attack_roll" || prompt.kind === "defense_roll") odds(box, game);
-      else if (prompt.kind === "turn" && game.turn && !ctx.mayAct(game.turn.player)) othersTurn(box, game, game.turn, ctx);
-      else if (prompt.kind === "turn" && game.turn) {
+      else if (prompt.kind === "turn" && game.turn && !ctx.mayAct(game.turn.player)) {
+        othersTurn(box, game, game.turn, ctx);
+        return true; // none of the turn's choices are this phone's
+      } else if (prompt.kind === "turn" && game.turn) {
         attackForm(box, game, game.turn, ctx);
         moreForms(box, game, game.turn, ctx);
       }
