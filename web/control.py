@@ -70,8 +70,11 @@ def pin() -> Response | tuple[str, int]:
     offered = request.form.get(auth.PIN_FIELD)
     if not isinstance(offered, str):
         raise BadRequest("send the PIN as the form field 'pin'")
+    joiner = pairing.joiner()  # read before the login makes this browser's session afresh
     if auth.log_in(offered.strip()):
-        pairing.pairing().cancel(pairing.joiner())
+        if joiner is not None:  # it had asked to join, then found the PIN: its code is void
+            pairing.pairing().cancel(joiner)
+            pairing.tell_the_table()
         return redirect(url_for("control.index"), code=303)
     return _outside(wrong_pin=True), 403
 

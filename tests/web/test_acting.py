@@ -169,3 +169,13 @@ def test_the_table_may_keep_rolls_off_players_phones(tmp_path):
         assert refused.status_code == 403 and "dice" in refused.json["reason"]
         assert act(shared, kind="roll", player=0, die="d20", faces=["20"]).status_code == 200
         assert '"playerRolls": false' in ann.get("/control").get_data(as_text=True)
+
+
+def test_a_client_cannot_write_the_companions_notes(app, session):
+    ann = phone(app)
+    ann.post("/control/commands", json=new_game_body(2))
+    note = {"event": "SeatTakenOver", "text": "Ugluk's seat was taken over by another phone", "data": {}}
+    for client, headers in ((ann, {}), (app.test_client(), {"X-Table-Pin": PIN})):
+        answer = client.post("/api/commands", json={"kind": "note", "payload": note}, headers=headers)
+        assert answer.status_code == 400 and "'kind' must be one of" in answer.json["reason"]
+    assert [item["kind"] for item in session.history()] == ["new_game"]

@@ -168,3 +168,13 @@ def test_the_tv_and_phone_pages_show_the_join_forms(app, session):
     page = phone.get("/control").get_data(as_text=True)
     assert 'action="/control/join"' in page and 'name="pin"' in page
     assert 'id="joining"' in app.test_client().get("/tv").get_data(as_text=True)
+
+
+def test_a_phone_that_finds_the_pin_after_asking_leaves_no_code_behind(app, session):
+    phone = stranger(app)
+    ask(phone)
+    assert len(codes_on_the_tv(app)) == 1
+    phone.post("/control/join/cancel")
+    ask(phone)
+    assert phone.post("/control/pin", data={"pin": PIN}).status_code == 303
+    assert codes_on_the_tv(app) == [] and allowed(phone)
