@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import re
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -115,9 +116,24 @@ class Setup:
                 Player(name=str(p["name"]), colour=str(p.get("colour", "#888888"))) for p in data["players"]
             )
             options = tuple(sorted(dict(data.get("options") or {}).items()))
-            return cls(game=str(data["game"]), players=players, options=options)
+            setup = cls(game=str(data["game"]), players=players, options=options)
         except (KeyError, TypeError, AttributeError) as exc:
             raise SetupError(f"a setup needs a game name and a list of players with names ({exc})") from exc
+        for seat, player in enumerate(setup.players, start=1):
+            if not is_colour(player.colour):
+                # Screens paint with it (a CSS value): only a plain colour, never text that CSS would read.
+                shown = player.colour[:20]
+                raise SetupError(f"player {seat}'s colour {shown!r} is not a colour like #e23b3b")
+        return setup
+
+
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
+
+
+def is_colour(text: str) -> bool:
+    """True for a colour as ``#rrggbb`` (what a colour picker gives) or ``#rgb``: the forms players'
+    colours take."""
+    return _COLOUR.fullmatch(text) is not None
 
 
 class Action:
@@ -504,6 +520,15 @@ class Game(ABC, Generic[S]):
     def setup_options(self) -> tuple[SetupOption, ...]:
         """The options ``new_game`` reads from ``Setup.options`` (shown on the new-game form)."""
         return ()
+
+    def check_options(self, setup: Setup) -> None:
+        """SetupError naming every option of ``setup`` that this game does not read: a misspelt option
+        is refused, never silently ignored. The session asks it before ``new_game``."""
+        known = sorted(o.name for o in self.setup_options())
+        unknown = sorted(set(dict(setup.options)) - set(known))
+        if unknown:
+            offered = f"known: {', '.join(known)}" if known else "it has none"
+            raise SetupError(f"unknown options for {self.title}: {', '.join(unknown)} ({offered})")
 
     def private_view(self, state: S, seat: PlayerId) -> dict[str, JSON] | None:
         """What only ``seat`` may see (HeroScape order markers), for that player's phone; None when the

@@ -7,10 +7,10 @@ Example ``table.toml``::
 
     host = "0.0.0.0"
     port = 8000
-    pin = "4711"            # leave out to get a fresh PIN printed at every start
+    pin = "4711"            # leave out: one is made once, kept beside the event log, printed at start
     db = "var/table.sqlite3"
     game = "chaos-marauders"
-    public_url = "http://table.local:8000"   # what the TV's QR code opens; default: the TV's own host
+    public_url = "http://table.local:8000"   # what the TV's QR code opens; default: this machine's address
     serial_port = "/dev/ttyACM0"
 
     [[players]]
@@ -26,14 +26,13 @@ Example ``table.toml``::
 from __future__ import annotations
 
 import dataclasses
-import secrets
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Player
+from companion.engine import Player, is_colour
 
 
 class SettingsError(ValueError):
@@ -78,16 +77,23 @@ class Settings:
     """Interface to listen on; all of them by default so the TV and phones on the LAN can connect."""
     port: int = 8000
     pin: str | None = None
-    """The table's PIN for state-changing requests; None means "generate one at start-up"."""
+    """The table's PIN for state-changing requests; None: one made at the first start and kept beside the
+    event log (``<db>-phones.sqlite3``), changeable from a phone."""
     db: Path = Path("var/table.sqlite3")
     game: str = "chaos-marauders"
     players: tuple[Player, ...] = ()
     """Default players offered for a new game (names and colours)."""
     public_url: str | None = None
-    """Base URL printed and put in the QR code; None means "derive it from the request's host"."""
+    """Base URL printed and put in the QR code; None: this machine's LAN address and port."""
     serial_port: str | None = None
     secret_key: str | None = None
-    """Signs the phones' session cookies; None means a fresh random key per process."""
+    """Signs the phones' session cookies; None: a random key made once and kept with the trusted phones."""
+    player_rolls: bool = True
+    """A phone that plays a seat enters its own seat's dice; false: only the table's dice or a shared
+    phone enter rolls."""
+    tv_frame_ancestors: str | None = None
+    """Pages that may show the TV scoreboard in a frame (a hall page: ``"http://hall.local:8080"``);
+    None: no page may."""
     sse_keepalive: float = 15.0
     sse_retry_ms: int = 2000
     sse_max_streams: int = 24
@@ -108,12 +114,6 @@ class Settings:
             given["db"] = Path(given["db"])
         return dataclasses.replace(self, **given)
 
-    def resolved_pin(self) -> Settings:
-        """A copy that surely has a PIN: the configured one, else a fresh 4-digit code."""
-        if self.pin:
-            return self
-        return dataclasses.replace(self, pin=f"{secrets.randbelow(10_000):04d}")
-
     def checked_game(self) -> Settings:
         """This, once ``game`` names an installed game (SettingsError naming the known ones)."""
         from companion.engine import SetupError
@@ -127,12 +127,20 @@ class Settings:
             raise SettingsError(str(exc)) from None
         return self
 
+    @property
+    def trust_db(self) -> Path:
+        """The trusted phones, their seats, the kept PIN: a file beside the event log, never in the repo."""
+        return self.db.with_name(f"{self.db.stem}-phones.sqlite3")
+
     def web_config(self) -> dict[str, Any]:
         """The Flask config keys the web app reads (see ``web.create_app``)."""
         return {
             "TABLE_PIN": self.pin,
-            "SECRET_KEY": self.secret_key or secrets.token_hex(32),
+            "SECRET_KEY": self.secret_key,
+            "TRUST_DB": self.trust_db,
             "PUBLIC_URL": self.public_url,
+            "PLAYER_ROLLS": self.player_rolls,
+            "TV_FRAME_ANCESTORS": self.tv_frame_ancestors,
             "DEFAULT_GAME": self.game,
             "DEFAULT_PLAYERS": [p.to_json() for p in self.players],
             "SSE_KEEPALIVE": self.sse_keepalive,
@@ -154,6 +162,8 @@ _SIMPLE: dict[str, type | tuple[type, ...]] = {
     "sse_retry_ms": int,
     "sse_max_streams": int,
     "log_level": str,
+    "player_rolls": bool,
+    "tv_frame_ancestors": str,
 }
 _SECTIONS = ("hardware", "vision", "firmware", "serial", "mqtt", "table")
 
@@ -165,7 +175,7 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
     for key, value in data.items():
         if key in _SIMPLE:
             expected = _SIMPLE[key]
-            if isinstance(value, bool) or not isinstance(value, expected):
+            if isinstance(value, bool) != (expected is bool) or not isinstance(value, expected):
                 raise SettingsError(f"setting {key!r}: {value!r} has the wrong type")
             values[key] = value
         elif key == "players":
@@ -242,5 +252,10 @@ def _players(value: Any) -> tuple[Player, ...]:
     for item in value:
         if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
             raise SettingsError(f"setting 'players': {item!r} needs a name")
-        players.append(Player(name=item["name"], colour=str(item.get("colour", "#888888"))))
+        colour = str(item.get("colour", "#888888"))
+        if not is_colour(colour):
+            raise SettingsError(
+                f"setting 'players': {item['name']}'s colour {colour!r} is not a colour like #e23b3b"
+            )
+        players.append(Player(name=item["name"], colour=colour))
     return tuple(players)

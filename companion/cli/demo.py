@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 if args.no_device:
                     with serving(settings, session) as server:
-                        print_banner(settings, server.port)
+                        print_banner(settings, server)
                         table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), seats=seats)
                         play(table, STEP_SECONDS / args.speed, stop)
                 else:
@@ -274,7 +274,7 @@ def _run_with_device(
             adapters(wired_settings, session, camera.source if camera else None) as wired,
             serving(wired_settings, session, wired.table) as server,
         ):
-            print_banner(settings, server.port)
+            print_banner(settings, server)
             enrol_tags(settings.db, bundle.name, kit.tags())
             dice = Dice.load()
             hands_on = device if camera is None else camera.device(device, wired.camera)

@@ -24,6 +24,7 @@ from collections import deque
 from typing import Any
 
 from waitress.channel import ClientDisconnected, HTTPChannel
+from waitress.parser import HTTPRequestParser, ParsingError
 from waitress.server import TcpWSGIServer
 from waitress.task import WSGITask
 
@@ -41,9 +42,9 @@ SEND_BUFFER = 128 * 1024
 bounds what a client that stops reading pins in the kernel (autotuning grows it to megabytes) and
 makes its stall show sooner."""
 ACCEPT_BATCH = 64
+"""Connections accepted per turn of the event loop, so a burst does not wait in the backlog."""
 CLOSE_BATCH = 64
 """Expired connections closed per upkeep pass (four passes a second)."""
-"""Connections accepted per turn of the event loop, so a burst does not wait in the backlog."""
 
 
 class ChannelPush:
@@ -107,8 +108,21 @@ class OneRequestTask(WSGITask):  # type: ignore[misc]
         return environ
 
 
+class StrictParser(HTTPRequestParser):  # type: ignore[misc]
+    """Refuses a request that sends both Content-Length and Transfer-Encoding (400): RFC 9112 6.3 says
+    such a message "ought to be handled as an error", as two servers in a row could read its body
+    differently (request smuggling). waitress itself lets Transfer-Encoding win."""
+
+    def parse_header(self, header_plus: bytes) -> None:
+        names = {line.split(b":", 1)[0].strip().lower() for line in header_plus.split(b"\n")[1:]}
+        if b"content-length" in names and b"transfer-encoding" in names:
+            raise ParsingError("a request may not send both Content-Length and Transfer-Encoding")
+        super().parse_header(header_plus)
+
+
 class OneRequestChannel(HTTPChannel):  # type: ignore[misc]
     task_class = OneRequestTask
+    parser_class = StrictParser
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.opened_at = self.last_progress = time.monotonic()

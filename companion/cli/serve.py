@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-import socket
 import sys
 import threading
 import time
@@ -38,7 +37,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="interface to listen on (default 0.0.0.0)")
     parser.add_argument("--port", type=int, help="port to listen on (default 8000)")
     parser.add_argument("--db", type=Path, help="event log (SQLite file)")
-    parser.add_argument("--pin", help="the table's PIN (default: a new one, printed at start)")
+    parser.add_argument("--pin", help="the table's PIN (default: one made once and kept, printed at start)")
     parser.add_argument("--public-url", help="base URL phones use, for the QR code")
     parser.add_argument("--game", help="the game the new-game form offers first (e.g. heroscape)")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
@@ -57,7 +56,6 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             log_level=args.log_level,
             game=args.game,
         )
-        .resolved_pin()
         .checked_game()
     )
 
@@ -228,13 +226,10 @@ def connection_limit(wanted: int) -> int:
 
 
 def lan_address() -> str:
-    """This machine's address on the LAN (no packet is sent: UDP connect only picks a route)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
+    """This machine's address on the LAN (web.qr finds it; imported here only when asked)."""
+    from web.qr import lan_address as find
+
+    return find()
 
 
 def base_url(settings: Settings, port: int) -> str:
@@ -267,8 +262,9 @@ def serving(
 
     app = create_app({**settings.web_config(), **(web or {})}, session, table)
     server = Server(app, settings.host, settings.port)
-    if not settings.public_url and settings.host in ("0.0.0.0", "", "::"):
-        # The TV on the Pi opens 127.0.0.1, which a phone cannot reach: the QR code needs the LAN address.
+    if not settings.public_url:
+        # The QR code carries this machine's address, never a Host header a request made up (and the TV
+        # on the Pi opens 127.0.0.1, which a phone cannot reach).
         app.config["PUBLIC_URL"] = base_url(settings, server.port)
     server.start()
     try:
@@ -277,11 +273,14 @@ def serving(
         server.stop()
 
 
-def print_banner(settings: Settings, port: int) -> None:
-    url = base_url(settings, port)
+def print_banner(settings: Settings, server: Server) -> None:
+    """Where to point the TV and the phones, and the PIN (the settings', else the one the table keeps
+    from start to start: phones stay logged in, and the TV lets new ones join without it)."""
+    url = base_url(settings, server.port)
     print(f"TV scoreboard: {url}/", flush=True)
     print(f"Control page:  {url}/control", flush=True)
-    print(f"Table PIN:     {settings.pin}", flush=True)
+    kept = "" if settings.pin else "  (kept from start to start; change it on the control page)"
+    print(f"Table PIN:     {server.app.config['TABLE_PIN']}{kept}", flush=True)
 
 
 @contextmanager
@@ -318,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         try:
             with adapters(settings, session) as wired, serving(settings, session, wired.table) as server:
-                print_banner(settings, server.port)
+                print_banner(settings, server)
                 while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
                     pass
         except ServerError as exc:

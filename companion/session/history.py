@@ -55,7 +55,7 @@ def input_json(row: InputRow) -> dict[str, JSON]:
         "at": row.at,
         "source": row.source,
         "kind": row.kind,
-        "action": json.loads(row.payload) if row.kind in ("act", "new_game") else None,
+        "action": json.loads(row.payload) if row.kind in ("act", "new_game", "note") else None,
         "observation": None if row.observation is None else json.loads(row.observation),
         "events": [e["text"] for e in json.loads(row.events)],
         "reverted": row.reverted,

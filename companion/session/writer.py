@@ -20,6 +20,7 @@ from companion.engine import JSON, ActionError, Event, Game, MalformedActionErro
 from companion.session.contract import Command, Outcome, OutcomeError
 from companion.session.resume import ResumeStats, resume
 from companion.session.run import Applied, GameRun, encode_events
+from companion.session.senders import refusal
 from companion.session.store import EventLog
 from companion.session.views import Position, PublishedView
 
@@ -121,6 +122,7 @@ class Writer:
             "redo": self._redo,
             "new_game": self._new_game,
             "end_game": self._end_game,
+            "note": self._note,
         }
         try:
             handler = handlers.get(command.kind)
@@ -154,6 +156,7 @@ class Writer:
         run = self._playing()
         try:
             action = run.game.parse_action(command.payload)
+            self._may(command, run, run.state, action, "do that")
             state, events = run.game.apply(run.state, action)
         except MalformedActionError as exc:
             raise Rejected("malformed", str(exc)) from exc
@@ -173,6 +176,7 @@ class Writer:
             raise Rejected("nothing_to_undo", "there is nothing to undo")
         target = run.applied[-1]
         state = run.position_before_last()
+        self._may(command, run, state, run.game.parse_action(json.loads(target.payload)), "undo that")
         view = run.game.view(state)
         events = (Event("InputUndone", f"Undone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("undo", "{}", events, target.seq)
@@ -193,6 +197,7 @@ class Writer:
         if not run.redo:
             raise Rejected("nothing_to_redo", "there is nothing to redo")
         target = run.redo[-1]
+        self._may(command, run, run.state, run.game.parse_action(json.loads(target.payload)), "redo that")
         try:
             state, _ = run.game.apply(run.state, run.game.parse_action(json.loads(target.payload)))
         except ActionError as exc:
@@ -216,6 +221,7 @@ class Writer:
         try:
             setup = Setup.from_json(command.payload)
             game = self.find_game(setup.game)
+            game.check_options(setup)
             initial = game.new_game(setup)
         except (SetupError, LookupError, ValueError) as exc:
             # find_game raises UnknownGameError (a ValueError); engines raise SetupError.
@@ -258,7 +264,40 @@ class Writer:
         run.ended = True
         return outcome, published
 
+    def _note(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        """A record that changes nothing in the game (a seat taken over): stored, shown, never replayed."""
+        run = self._playing()
+        payload = command.payload
+        text, kind, data = payload.get("text"), payload.get("event"), payload.get("data") or {}
+        if (
+            not isinstance(text, str)
+            or not text
+            or not isinstance(kind, str)
+            or not isinstance(data, Mapping)
+        ):
+            raise Rejected("malformed", 'a note is {"event": "Kind", "text": "a sentence", "data": {...}}')
+        events = (Event(kind, text, dict(data)),)
+        accepted = _Accepted("note", _dumps(dict(payload)), events)
+        position = Position(
+            run.game_id,
+            self._status(run, run.state),
+            run.game_view,
+            run.can_undo,
+            run.can_redo,
+            *run.live(run.state),
+        )
+        outcome, published, _ = self._commit(run.game_id, run, command, accepted, position, render)
+        return outcome, published
+
     # -- helpers ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _may(command: Command, run: GameRun, state: Any, action: Any, doing: str) -> None:
+        """Rejects a phone's command for a seat it does not play (``senders.refusal``)."""
+        names = [p.name for p in run.setup.players]
+        reason = refusal(run.game, state, action, command.sender, names, doing)
+        if reason is not None:
+            raise Rejected("forbidden", reason)
 
     def _playing(self) -> GameRun:
         if self.run is None:

@@ -231,3 +231,33 @@ def test_a_full_disk_answers_503_with_the_reason_and_the_tv_shows_it(live, caplo
     assert post_command(live, new_game_body())[0] == 200
     assert next_view(stream)["notices"] == []
     stream.close()
+
+
+def raw_request(server: serve.Server, request: bytes) -> bytes:
+    """Sends ``request`` as it is on one connection and reads the whole answer (the server closes)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("version", [b"HTTP/1.1", b"HTTP/1.0"])
+def test_a_request_with_both_content_length_and_transfer_encoding_is_refused(live, version):
+    """Issue 15.5: two servers in a row could read such a body differently (request smuggling);
+    waitress alone lets Transfer-Encoding win and runs the command."""
+    body = json.dumps(new_game_body()).encode()
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    head = (
+        b"POST /api/commands " + version + b"\r\nHost: table\r\nContent-Type: application/json\r\n"
+        b"X-Table-Pin: " + PIN.encode() + b"\r\n"
+    )
+    both = head + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked
+    answer = raw_request(live, both)
+    assert answer.split(b"\r\n", 1)[0].endswith(b"400 Bad Request"), answer[:200]
+    assert b"both Content-Length and Transfer-Encoding" in answer
+    assert live.app.extensions["companion.session"].games() == []
+    if version == b"HTTP/1.1":  # chunked alone is fine (HTTP/1.0 has no chunked bodies)
+        fine = raw_request(live, head + b"Transfer-Encoding: chunked\r\n\r\n" + chunked)
+        assert fine.split(b"\r\n", 1)[0] == b"HTTP/1.1 200 OK", fine[:200]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from web import create_app
+from web.qr import lan_address
 
 from .web_support import PIN
 
@@ -21,13 +23,24 @@ def test_the_tv_page_is_a_shell_that_streams_the_view(client, url):
     page = response.get_data(as_text=True)
     for element in ('id="players"', 'id="prompt"', 'id="ticker"', 'id="banner"', 'id="final"'):
         assert element in page
-    assert 'TableTV.start("/stream", "/api/history?limit=6", "/api/view", "/api/dice")' in page
+    # No inline script (the CSP allows none): boot.js starts the page from this JSON block.
+    found = re.search(r'<script id="tv-config" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    config = json.loads(found.group(1))
+    assert config == {
+        "stream": "/stream",
+        "history": "/api/history?limit=6",
+        "view": "/api/view",
+        "dice": "/api/dice",
+        "pairing": "/tv/pairing",
+    }
+    assert "/static/boot.js" in page and "TableTV.start(" not in page
     assert "/tv/qr.svg" in page
 
 
 def test_the_qr_code_is_an_svg_of_the_control_url(client):
     page = client.get("/tv").get_data(as_text=True)
-    assert "http://localhost/control" in page  # the host the TV used, when no public URL is set
+    assert f"http://{lan_address()}/control" in page  # this machine's address, when no public URL is set
     response = client.get("/tv/qr.svg")
     assert response.status_code == 200
     assert response.mimetype == "image/svg+xml"

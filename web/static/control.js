@@ -16,6 +16,7 @@ var TableControl = (function () {
   var catalogs = {}; // game -> [card]
   var seat = { game: null, seat: null, held: [] }; // which seat this phone plays (GET/POST /control/seat)
   var secret = { seq: null, data: null }; // the seat's private view (GET /control/private)
+  var listeners = []; // functions told of every view after it is drawn (phones.js)
 
   function $(id) { return document.getElementById(id); }
 
@@ -88,6 +89,10 @@ var TableControl = (function () {
     redraw: function () { if (view) render(view); },
     seat: function () { return seat.game === (view && view.game_id) ? seat.seat : null; },
     privateView: function () { return secret.data; },
+    // A phone that plays a seat acts for that seat alone (the server refuses the rest); a shared phone,
+    // with no seat, acts for every seat. Rolls: its own, when the table lets players enter their own.
+    mayAct: function (forSeat) { var mine = ctx.seat(); return mine === null || forSeat === null || forSeat === undefined || forSeat === mine; },
+    mayRoll: function (forSeat) { var mine = ctx.seat(); return mine === null || (config.playerRolls !== false && forSeat === mine); },
   };
 
   // ------------------------------------------------------------------------- this phone's seat
@@ -149,6 +154,7 @@ var TableControl = (function () {
     if (!prompt || !prompt.roll) return;
     var roll = prompt.roll;
     (prompt.players || []).forEach(function (seat) {
+      if (!ctx.mayRoll(seat)) { box.appendChild(waitingFor(seat, "roll")); return; }
       var row = el("div", "rollrow");
       row.appendChild(el("h3", null, playerName(seat) + " rolled"));
       if (roll.count === 1 && roll.faces.length <= 6) {
@@ -222,10 +228,24 @@ var TableControl = (function () {
     return box;
   }
 
+  function waitingFor(forSeat, what) {
+    // What a phone playing another seat shows instead of that seat's buttons.
+    return el("p", "hint waiting-for", playerName(forSeat) + (what === "roll" ? " enters their roll" : " answers") +
+      " on their phone (this phone plays " + playerName(ctx.seat()) + ")");
+  }
+
   function renderChoices(prompt, handled) {
     var box = clear($("c-choices"));
     if (!prompt || handled) return;
-    (prompt.choices || []).forEach(function (choice) {
+    var choices = (prompt.choices || []).filter(function (choice) {
+      var action = choice.action || {};
+      return ctx.mayAct(typeof action.player === "number" ? action.player : null);
+    });
+    if (!choices.length && (prompt.choices || []).length) {
+      (prompt.players || []).forEach(function (seat) { box.appendChild(waitingFor(seat, "answer")); });
+      return;
+    }
+    choices.forEach(function (choice) {
       var b = el("button", null, choice.label);
       b.onclick = function () { act(choice.action); };
       box.appendChild(b);
@@ -317,7 +337,10 @@ var TableControl = (function () {
     if (game && renderer.panel) renderer.panel(panel, game, v, ctx);
     renderStatus(v);
     loadHistory();
+    listeners.forEach(function (listener) { listener(v); });
   }
+
+  function onView(listener) { listeners.push(listener); }
 
   // ------------------------------------------------------------------------------ new game
 
@@ -416,5 +439,5 @@ var TableControl = (function () {
     TableLive.connect(config.stream, render, config.view);
   }
 
-  return { start: start, register: register, ctx: ctx };
+  return { start: start, register: register, ctx: ctx, onView: onView, json: json };
 })();

@@ -20,6 +20,7 @@ var TableTV = (function () {
   var urls = { history: null, dice: null };
   var dice = {}; // die name -> {title, faces: {face: name}}: changes without events are told by their action
   var asked = {}; // seq -> true once the history was asked to tell that change
+  var listeners = []; // functions told of every view after it is drawn (pairing.js: the join codes)
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
@@ -356,7 +357,10 @@ var TableTV = (function () {
     renderTicker();
     renderSide(view);
     renderFinal(game, renderer);
+    listeners.forEach(function (listener) { listener(view); });
   }
+
+  function onView(listener) { listeners.push(listener); }
 
   function seedTicker() {
     // A TV switched on mid-game shows the last few events at once, not just the latest.
@@ -395,7 +399,7 @@ var TableTV = (function () {
   }
 
   return {
-    start: start, render: render, register: register, el: el, clear: clear, scoreParts: scoreParts, total: total,
+    start: start, render: render, register: register, onView: onView, el: el, clear: clear, scoreParts: scoreParts, total: total,
     fit: fit, fitAll: fitAll, shortened: shortened, overflows: overflows, MIN_PX: MIN_PX,
   };
 })();

@@ -18,13 +18,16 @@ from companion.engine import (
     Game,
     IllegalActionError,
     MalformedActionError,
+    PlayerId,
     Prompt,
     Roll,
     Setup,
     SetupError,
+    SetupOption,
     data_digest,
 )
 from companion.games.chaos_marauders import (
+    actors,
     attacks,
     cheating,
     corrections,
@@ -158,6 +161,23 @@ class ChaosMarauders(Game[State]):
 
     def view(self, state: State) -> dict[str, JSON]:
         return view.view(self.facts, state, self.prompt(state))
+
+    def actor(self, state: State, action: Action) -> PlayerId | None:
+        return actors.actor(state, action)
+
+    def setup_options(self) -> tuple[SetupOption, ...]:
+        return (
+            SetupOption(
+                "first_player",
+                "First player",
+                "int",
+                (),
+                0,
+                "The seat counted from 0 (the first player listed): the one wearing the most green clothing",
+                0,
+                self.max_players - 1,
+            ),
+        )
 
 
 _KEEP_FRESH = frozenset({Draw, Place, MakeRoom, Shout, ForceDiscard, *CORRECTIONS})

@@ -27,6 +27,7 @@ from companion.engine import (
     data_digest,
 )
 from companion.games.heroscape import (
+    actors,
     answers,
     armies,
     combat,
@@ -337,6 +338,9 @@ class HeroScape(Game[State]):
 
     def private_view(self, state: State, seat: PlayerId) -> dict[str, JSON] | None:
         return view.private_view(self.catalog, state, seat)
+
+    def actor(self, state: State, action: Action) -> PlayerId | None:
+        return actors.actor(state, action)
 
     def public_action(self, action: Action) -> dict[str, JSON]:
         if isinstance(action, PlaceMarkers | LoseMarker):

@@ -279,6 +279,10 @@
     var roll = prompt.roll;
     if (roll.count < 2) return false;
     var seat = prompt.players[0];
+    if (!ctx.mayRoll(seat)) {
+      box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(seat) + " enters their throws on their phone."));
+      return true;
+    }
     var row = ctx.el("div", "rollrow");
     row.appendChild(ctx.el("h3", null, "What " + ctx.playerName(seat) + "'s next throw of the Cube shows"));
     roll.faces.filter(function (f, i) { return roll.faces.indexOf(f) === i; }).forEach(function (face) {
@@ -295,6 +299,12 @@
     rolls: cubeRolls,
     prompt: function (box, game, prompt, ctx) {
       if (!prompt) return false;
+      var owner = prompt.players.length === 1 ? prompt.players[0] : null;
+      if (owner !== null && !prompt.roll && !ctx.mayAct(owner)) {
+        // Another seat's draw, placement or choice: that player answers on their own phone.
+        box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(owner) + " plays this on their phone."));
+        return true;
+      }
       if (prompt.kind === "draw" && !prompt.roll) return drawForm(box, game, prompt, ctx);
       if (prompt.kind === "place") return slotPicker(box, game, prompt, ctx);
       if (prompt.kind === "bilge") bilgeEditor(box, game, prompt, ctx);

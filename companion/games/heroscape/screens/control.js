@@ -119,6 +119,10 @@
   function army(box, game, prompt, ctx) {
     var seat = mySeat(ctx, prompt);
     var waiting = prompt.players;
+    if (ctx.seat() !== null && waiting.indexOf(seat) < 0) {
+      box.appendChild(ctx.el("p", "hint", "Waiting for " + waiting.map(ctx.playerName).join(", ") + " to gather their armies…"));
+      return;
+    }
     if (seat === null || waiting.indexOf(seat) < 0) seat = waiting.length ? waiting[0] : null;
     if (seat === null) return;
     var player = game.players[seat];
@@ -180,17 +184,12 @@
     var more = ctx.el("details", "hs-more");
     more.open = !!form.moreOpen;
     more.ontoggle = function () { form.moreOpen = more.open; };
-    more.appendChild(ctx.el("summary", null, "Leaving engagement, falls, glyphs"));
+    var shared = ctx.seat() === null;
+    more.appendChild(ctx.el("summary", null, shared ? "Leaving engagement, falls, glyphs" : "Falls, glyphs"));
     var movers = turn.movers.map(function (m) { return [m.id, m.label]; });
-    var enemies = turn.targets.map(function (t) { return [t.id, t.label]; });
-    // Leaving engagement: the engaged opponent's figure rolls one die at the mover.
-    more.appendChild(ctx.el("h3", null, "Leaving an engagement"));
-    more.appendChild(labelled(ctx, "Moving figure", select(ctx, "le-def", movers)));
-    more.appendChild(labelled(ctx, "Engaged opponent", select(ctx, "le-att", enemies)));
-    more.appendChild(button(ctx, "It attacks as the figure leaves", null, function () {
-      var attacker = form["le-att"];
-      ctx.act({ kind: "leaving_engagement", player: parseInt(attacker.split(":")[0], 10), attacker: attacker, defender: form["le-def"] });
-    }));
+    // A leaving-engagement attack is the engaged opponent's to roll: on a shared phone here, else on
+    // that opponent's own phone (leavingForm).
+    if (shared) leavingForm(more, turn, turn.targets, ctx);
     more.appendChild(ctx.el("h3", null, "A fall"));
     more.appendChild(labelled(ctx, "Figure", select(ctx, "fall-fig", movers)));
     var levels = ctx.el("input");
@@ -215,6 +214,33 @@
       }));
     });
     box.appendChild(more);
+  }
+
+  function leavingForm(box, turn, attackers, ctx) {
+    // Leaving engagement: the engaged opponent's figure rolls one die at the mover.
+    if (!attackers.length || !turn.movers.length) return;
+    box.appendChild(ctx.el("h3", null, "Leaving an engagement"));
+    box.appendChild(labelled(ctx, "Moving figure", select(ctx, "le-def", turn.movers.map(function (m) { return [m.id, m.label]; }))));
+    box.appendChild(labelled(ctx, "Engaged opponent", select(ctx, "le-att", attackers.map(function (t) { return [t.id, t.label]; }))));
+    box.appendChild(button(ctx, "It attacks as the figure leaves", null, function () {
+      var attacker = form["le-att"];
+      ctx.act({ kind: "leaving_engagement", player: parseInt(attacker.split(":")[0], 10), attacker: attacker, defender: form["le-def"] });
+    }, "hs-leaving"));
+  }
+
+  function othersTurn(box, game, turn, ctx) {
+    // A phone playing another seat than the turn player's: no attack form, no "End the turn", only the
+    // leaving-engagement attacks of its own figures engaged with the moving ones.
+    var mine = ctx.seat();
+    box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(turn.player) + "'s turn: they play it on their phone."));
+    var own = turn.targets.filter(function (t) { return parseInt(t.id.split(":")[0], 10) === mine; });
+    if (turn.step !== "move" || !own.length) return;
+    var details = ctx.el("details", "hs-more");
+    details.open = !!form.leavingOpen;
+    details.ontoggle = function () { form.leavingOpen = details.open; };
+    details.appendChild(ctx.el("summary", null, "A figure of " + ctx.playerName(turn.player) + " leaves an engagement with yours"));
+    leavingForm(details, turn, own, ctx);
+    box.appendChild(details);
   }
 
   function declarations(box, game, ctx) {
@@ -261,6 +287,10 @@
 
   function flood(box, game, prompt, ctx) {
     var seat = prompt.players[0];
+    if (!ctx.mayAct(seat)) {
+      box.appendChild(ctx.el("p", "hint", ctx.playerName(seat) + " says on their phone which figures are swept away."));
+      return;
+    }
     var mine = figures(game, seat, true);
     var checks = mine.map(function (f) {
       var c = ctx.el("input");
@@ -326,7 +356,7 @@
     var defender = dice && dice.defenders[targetId];
     var bySize = attacker && attacker.dice[special];
     if (!attacker || !defender || !bySize || !bySize[defender.size]) {
-      box.appendChild(ctx.el("p", "hint", dice ? "" : "Choose your seat (above) to see the odds before you declare."));
+      box.appendChild(ctx.el("p", "hint", dice || ctx.seat() !== null ? "" : "Choose your seat (above) to see the odds before you declare."));
       return box;
     }
     var key = function (own) { return chosen.filter(function (c) { return own.indexOf(c) >= 0; }).sort().join("+"); };
@@ -377,7 +407,10 @@
       else if (prompt.kind === "army") army(box, game, prompt, ctx);
       else if (prompt.kind === "flood") flood(box, game, prompt, ctx);
       else if (prompt.kind === "attack_roll" || prompt.kind === "defense_roll") odds(box, game);
-      else if (prompt.kind === "turn" && game.turn) {
+      else if (prompt.kind === "turn" && game.turn && !ctx.mayAct(game.turn.player)) {
+        othersTurn(box, game, game.turn, ctx);
+        return true; // none of the turn's choices are this phone's
+      } else if (prompt.kind === "turn" && game.turn) {
         attackForm(box, game, game.turn, ctx);
         moreForms(box, game, game.turn, ctx);
       }
