@@ -8,6 +8,7 @@ import importlib
 BENCH_MODULES = (
     "companion.cli.bench_latency",
     "companion.cli.bench_link",
+    "companion.cli.bench_service",
     "companion.cli.bench_tag",
 )
 
