@@ -21,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.cli.sensors import check_sensor_settings
 from companion.cli.service import systemd_service
 from companion.cli.wiring import adapters
 from companion.settings import Settings, SettingsError, load_settings
@@ -299,6 +300,7 @@ def stop_on_signal() -> Iterator[threading.Event]:
 def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
+        check_sensor_settings(settings)
     except SettingsError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
