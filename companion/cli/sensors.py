@@ -36,11 +36,14 @@ def check_sensor_settings(settings: Settings) -> None:
 
 
 def _sections(settings: Settings) -> list[tuple[Callable[[Any], Any], Any]]:
+    from hardware.hid_readers import HidReaderConfig
     from hardware.rfid_spi import Mfrc522Config
 
     found: list[tuple[Callable[[Any], Any], Any]] = []
     if (section := hardware_section(settings, "mfrc522")) is not None:
         found.append((Mfrc522Config.from_mapping, section))
+    if (section := hardware_section(settings, "hid_readers")) is not None:
+        found.append((HidReaderConfig.list_from, section))
     return found
 
 
@@ -54,6 +57,13 @@ def start_sensors(
         if readers is not None:
             stack.callback(readers.close)
             started["rfid-spi"] = readers
+    if (section := hardware_section(settings, "hid_readers")) is not None:
+        from hardware.hid_readers import DEVICE_NAME, HidReaderConfig, HidReaders
+
+        keyboards = HidReaders(HidReaderConfig.list_from(section), sink, _reporter(session, DEVICE_NAME))
+        keyboards.start()  # a reader not plugged in is "searching" on the control page, never an error here
+        stack.callback(keyboards.close)
+        started[DEVICE_NAME] = keyboards
     return started
 
 

@@ -65,3 +65,14 @@ def test_a_sensor_section_with_a_mistake_stops_serve_with_one_line(tmp_path: Pat
     config.write_text('[hardware.mfrc522]\nreaders = [{ reader = 1, spi = "zero" }]\n')
     assert main(["serve", "--config", str(config), "--db", str(tmp_path / "t.sqlite3")]) == 2
     assert "expected BUS.CS" in capsys.readouterr().err
+
+
+def test_keyboard_readers_not_plugged_in_are_searching(tmp_path: Path) -> None:
+    db = tmp_path / "table.sqlite3"
+    section = [{"reader": 20, "device": str(tmp_path / "event-kbd")}]
+    settings = Settings(db=db, extra={"hardware": {"hid_readers": section}})
+    with Session(db) as session, adapters(settings, session) as wired:
+        assert "hid-readers" in wired.sensors
+        assert wait_until(session, lambda: "hid-readers" in session.view()["devices"])
+        status: dict[str, JSON] = session.view()["devices"]["hid-readers"]  # type: ignore[assignment]
+        assert status["state"] == "searching"
