@@ -44,6 +44,10 @@ def _sections(settings: Settings) -> list[tuple[Callable[[Any], Any], Any]]:
         found.append((Mfrc522Config.from_mapping, section))
     if (section := hardware_section(settings, "hid_readers")) is not None:
         found.append((HidReaderConfig.list_from, section))
+    if (section := hardware_section(settings, "ble_dice")) is not None:
+        from hardware.ble_dice import BleDieConfig
+
+        found.append((BleDieConfig.list_from, section))
     return found
 
 
@@ -64,7 +68,23 @@ def start_sensors(
         keyboards.start()  # a reader not plugged in is "searching" on the control page, never an error here
         stack.callback(keyboards.close)
         started[DEVICE_NAME] = keyboards
+    if (section := hardware_section(settings, "ble_dice")) is not None:
+        dice = _start_ble_dice(section, session, sink)
+        stack.callback(dice.close)
+        started["ble-dice"] = dice
     return started
+
+
+def _start_ble_dice(section: Any, session: SessionPort, sink: Callable[[Any], None]) -> Any:
+    from hardware.ble_bleak import BleakTransport
+    from hardware.ble_dice import DEVICE_NAME, BleDieConfig, DiceService
+
+    # bleak is imported only when a die is looked for: without it each die says so on the control page.
+    dice = DiceService(
+        BleDieConfig.list_from(section), BleakTransport(), sink, _reporter(session, DEVICE_NAME)
+    )
+    dice.start()
+    return dice
 
 
 def _reporter(session: SessionPort, name: str) -> Callable[[dict[str, Any]], None]:
