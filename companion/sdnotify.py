@@ -19,6 +19,7 @@ import os
 import socket
 import threading
 from collections.abc import Callable, Mapping
+from typing import IO
 
 log = logging.getLogger(__name__)
 
@@ -144,13 +145,13 @@ class JournalFormatter(logging.Formatter):
         return "\n".join(prefix + line for line in text.splitlines() or [""])
 
 
-def under_journald(environ: Mapping[str, str], stream_fd: int) -> bool:
-    """True when ``stream_fd`` is the journal stream systemd connected (``JOURNAL_STREAM=dev:inode``)."""
+def under_journald(environ: Mapping[str, str], stream: IO[str]) -> bool:
+    """True when ``stream`` is the journal stream systemd connected (``JOURNAL_STREAM=dev:inode``)."""
     device, _, inode = environ.get("JOURNAL_STREAM", "").partition(":")
     if not device.isdigit() or not inode.isdigit():
         return False
     try:
-        stat = os.fstat(stream_fd)
-    except OSError:
+        stat = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # a stream without a file (captured output): not the journal
         return False
     return stat.st_dev == int(device) and stat.st_ino == int(inode)

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from companion.session.contract import SessionPort
-from web import api, auth, context, control, enrol, errors, limits, screens, seats, stream, tv
+from web import api, auth, context, control, dice, enrol, errors, limits, screens, seats, stream, tv
 
 DEFAULTS: dict[str, Any] = {
     "TABLE_PIN": None,  # required: the entry point generates one when the settings have none
@@ -62,6 +62,7 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(enrol.bp)
+    app.register_blueprint(dice.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(seats.bp)
     errors.init_app(app)

@@ -74,7 +74,7 @@ def configure_logging(level: str) -> None:
         stream=sys.stdout,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if under_journald(os.environ, sys.stdout.fileno()):
+    if under_journald(os.environ, sys.stdout):
         for handler in logging.getLogger().handlers:
             handler.setFormatter(JournalFormatter())
 

@@ -24,7 +24,7 @@ from typing import Any
 from companion.cli.sensors import start_sensors
 from companion.session.contract import SessionPort
 from companion.settings import Settings
-from companion.table import Table, TableConfig, TagRegistry
+from companion.table import DiceOwners, Table, TableConfig, TagRegistry
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,11 @@ def adapters(settings: Settings, session: SessionPort, frames: Any | None = None
     with ExitStack() as stack:
         registry = TagRegistry.open(settings.db)
         stack.callback(registry.close)
-        table = Table(session, TableConfig.from_mapping(settings.extra.get("table", {})), registry)
+        owners = DiceOwners.open(settings.db)
+        stack.callback(owners.close)
+        table = Table(
+            session, TableConfig.from_mapping(settings.extra.get("table", {})), registry, owners=owners
+        )
         table.start()
         stack.callback(table.stop)
         wired = Adapters(table)

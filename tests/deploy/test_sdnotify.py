@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import socket
@@ -134,6 +135,7 @@ def test_journal_lines_carry_their_priority() -> None:
 def test_journald_is_recognised_by_the_stream_it_connected(tmp_path: Path) -> None:
     with (tmp_path / "log").open("w") as stream:
         stat = os.fstat(stream.fileno())
-        assert under_journald({"JOURNAL_STREAM": f"{stat.st_dev}:{stat.st_ino}"}, stream.fileno())
-        assert not under_journald({"JOURNAL_STREAM": f"{stat.st_dev}:{stat.st_ino + 1}"}, stream.fileno())
-        assert not under_journald({}, stream.fileno())
+        assert under_journald({"JOURNAL_STREAM": f"{stat.st_dev}:{stat.st_ino}"}, stream)
+        assert not under_journald({"JOURNAL_STREAM": f"{stat.st_dev}:{stat.st_ino + 1}"}, stream)
+        assert not under_journald({}, stream)
+    assert not under_journald({"JOURNAL_STREAM": "1:2"}, io.StringIO())  # captured output has no file
