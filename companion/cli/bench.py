@@ -9,6 +9,7 @@ BENCH_MODULES = (
     "companion.cli.bench_latency",
     "companion.cli.bench_link",
     "companion.cli.bench_service",
+    "companion.cli.bench_sensors",
     "companion.cli.bench_tag",
 )
 
