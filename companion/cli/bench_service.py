@@ -2,7 +2,8 @@
 
 ``start``: a fresh ``companion serve`` process (a new event log, the settings a Pi installs) under a fake
 systemd notify socket; seconds from spawning it to READY=1 and to the TV page answering 200, over
-``--runs`` cold process starts (each a new interpreter; the OS file cache stays warm).
+``--runs`` cold process starts (each a new interpreter; with ``--drop-caches`` the OS file cache is
+emptied first, as after a boot).
 
 ``rss``: ``companion demo`` plays a whole ``--players`` game at ``--speed``; the process's resident
 memory (VmRSS, and its peak VmHWM, from /proc) once the game is finished.
@@ -33,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     start = sub.add_parser("start", help="service start to TV page served (seconds, cold process)")
     start.add_argument("--runs", type=int, default=3, help="process starts to time (default 3)")
     start.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one start")
+    start.add_argument(
+        "--drop-caches",
+        action="store_true",
+        help="empty the OS file cache before each start (root): a boot-cold start",
+    )
     start.add_argument("--json", action="store_true")
     start.set_defaults(func=run_start)
     rss = sub.add_parser("rss", help="resident memory of the service after a whole demo game")
@@ -93,10 +99,21 @@ def time_one_start(workdir: Path, timeout: float) -> dict[str, float]:
 def run_start(args: argparse.Namespace) -> int:
     runs = []
     for _ in range(args.runs):
+        if args.drop_caches:
+            os.sync()
+            try:
+                Path("/proc/sys/vm/drop_caches").write_text("3\n")
+            except OSError as exc:
+                print(
+                    f"companion bench start: cannot drop the file cache ({exc.strerror}): run as root",
+                    file=sys.stderr,
+                )
+                return 1
         with tempfile.TemporaryDirectory() as folder:
             runs.append(time_one_start(Path(folder), args.timeout))
     figures = {
         "runs": len(runs),
+        "file_cache": "dropped" if args.drop_caches else "warm",
         "ready_s": {
             "median": statistics.median(r["ready_s"] for r in runs),
             "max": max(r["ready_s"] for r in runs),
@@ -109,7 +126,8 @@ def run_start(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"service start ({len(runs)} cold process starts, fresh event log):")
+        cache = "file cache emptied before each" if args.drop_caches else "file cache warm"
+        print(f"service start ({len(runs)} cold process starts, fresh event log, {cache}):")
         for key, label in (("ready_s", "READY=1 sent  "), ("tv_page_s", "TV page served")):
             figure = figures[key]
             print(f"  {label}  median {figure['median']:.2f} s   max {figure['max']:.2f} s")
