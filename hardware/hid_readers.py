@@ -247,7 +247,7 @@ class HidReaders:
         state = "connected" if working == len(readers) else "searching" if working == 0 else "partial"
         return {
             "state": state,
-            "detail": f"{working} of {len(readers)} keyboard readers",
+            "detail": f"{working} of {len(readers)} readers",
             "readers": readers,
             "notices": [
                 {"level": "warning", "text": f"Keyboard reader {r['reader']}: {r['error']}"}
