@@ -251,6 +251,10 @@ class DiceService:
                 if connection is not None:
                     await _quietly(connection.disconnect())
                 raise
+            except ImportError as exc:  # bleak missing: no radio at all, not a die out of range
+                self._set(
+                    die, "error", f"{exc.name or exc} is not installed (pip install 'table-companion[pi]')"
+                )
             except Exception as exc:  # the radio or the die misbehaved: say so, try again later
                 self._set(die, "searching", f"{type(exc).__name__}: {exc}")
                 if connection is not None:
@@ -322,10 +326,21 @@ class DiceService:
         connected = sum(d["state"] == "connected" for d in dice)
         low = [d for d in dice if d["battery"] is not None and d["battery"] <= 15]
         return {
-            "state": "connected" if connected == len(dice) else "searching" if connected == 0 else "partial",
+            "state": "connected"
+            if connected == len(dice)
+            else "error"
+            if all(d["state"] == "error" for d in dice)
+            else "searching"
+            if connected == 0
+            else "partial",
             "detail": f"{connected} of {len(dice)} dice",
             "dice": dice,
-            "notices": [{"level": "info", "text": f"{d['name']}: battery {d['battery']} %"} for d in low],
+            "notices": [
+                {"level": "warning", "text": f"{d['name']}: {d['error']}"}
+                for d in dice
+                if d["state"] == "error"
+            ]
+            + [{"level": "info", "text": f"{d['name']}: battery {d['battery']} %"} for d in low],
         }
 
     def _report(self) -> None:

@@ -222,3 +222,24 @@ def test_an_advert_matches_by_pixel_id_in_its_service_data() -> None:
         struct.unpack("<I", FakePixel("X", "any", PIXEL_ID).advert().service_data[pixels.SERVICE][:4])[0]
         == PIXEL_ID
     )
+
+
+def test_without_bleak_each_die_says_what_to_install() -> None:
+    class NoRadio:
+        async def find(self, match, timeout):
+            raise ModuleNotFoundError("No module named 'bleak'", name="bleak")
+
+        async def connect(self, address, on_disconnect):
+            raise AssertionError("never reached")
+
+    statuses: queue.Queue = queue.Queue()
+    entries = [{"die": 1, "type": "pixels", "name": "Pixel"}]
+    dice = DiceService(
+        BleDieConfig.list_from(entries), NoRadio(), lambda o: None, statuses.put, reconnect_seconds=(5,)
+    )
+    dice.start()
+    try:
+        status = wait_for(statuses, lambda s: s["dice"][0]["state"] == "error")
+        assert "bleak is not installed" in status["dice"][0]["error"]
+    finally:
+        dice.close()
