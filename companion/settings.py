@@ -18,7 +18,7 @@ Example ``table.toml``::
     colour = "#d33b2c"
 
     [camera]                # cards read by a camera over the printed mat (docs/vision.md)
-    source = "camera:0"     # camera:N, file:VIDEO, folder:IMAGES or sim:
+    source = "camera:0"     # camera:N, picam:N (the Pi camera), file:VIDEO, folder:IMAGES or sim:
     players = 4             # the mat printed for this many players
     settle_frames = 4
 """
@@ -44,7 +44,8 @@ class CameraSettings:
     """The ``[camera]`` section: which frames, which mat, which enrolled faces, how long to wait."""
 
     source: str = "camera:0"
-    """A frame source spec (``vision.capture``): ``camera:0``, ``file:PATH``, ``folder:PATH``, ``sim:``."""
+    """A frame source spec (``vision.capture``): ``camera:0``, ``picam:0`` (the Pi camera), ``file:PATH``,
+    ``folder:PATH``, ``sim:``."""
     players: int = 4
     """The mat is printed for this many players (``companion vision mat --players N``)."""
     layout: Path | None = None

@@ -17,6 +17,7 @@ from web import (
     auth,
     context,
     control,
+    dice,
     enrol,
     errors,
     headers,
@@ -91,6 +92,7 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(enrol.bp)
+    app.register_blueprint(dice.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(phone_admin.bp)

@@ -21,6 +21,7 @@ SUBCOMMAND_MODULES = (
     "companion.cli.devices",
     "companion.cli.enrol",
     "companion.cli.vision",
+    "companion.cli.doctor",
 )
 
 

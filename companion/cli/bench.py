@@ -10,6 +10,8 @@ BENCH_MODULES = (
     "companion.cli.bench_link",
     "companion.cli.bench_load",
     "companion.cli.bench_session",
+    "companion.cli.bench_service",
+    "companion.cli.bench_sensors",
     "companion.cli.bench_tag",
 )
 

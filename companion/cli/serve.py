@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
@@ -20,6 +21,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.cli.sensors import check_sensor_settings
+from companion.cli.service import systemd_service
 from companion.cli.wiring import adapters
 from companion.settings import Settings, SettingsError, load_settings
 
@@ -61,12 +64,18 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def configure_logging(level: str) -> None:
-    """Logs to stdout for journald; configured here, at the entry point, only."""
+    """Logs to stdout for journald; configured here, at the entry point, only. Under systemd each line
+    carries its syslog priority for journald (``companion.sdnotify.JournalFormatter``)."""
+    from companion.sdnotify import JournalFormatter, under_journald
+
     logging.basicConfig(
         level=getattr(logging, level.upper(), logging.INFO),
         stream=sys.stdout,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if under_journald(os.environ, sys.stdout):
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JournalFormatter())
 
 
 SPARE_THREADS = 8
@@ -169,6 +178,11 @@ class Server:
     @property
     def port(self) -> int:
         return int(self._server.effective_port)
+
+    @property
+    def running(self) -> bool:
+        """The server's loop thread is alive (the systemd watchdog asks)."""
+        return self._thread.is_alive()
 
     @property
     def threads(self) -> int:
@@ -303,6 +317,7 @@ def stop_on_signal() -> Iterator[threading.Event]:
 def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
+        check_sensor_settings(settings)
     except SettingsError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
@@ -318,8 +333,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             with adapters(settings, session) as wired, serving(settings, session, wired.table) as server:
                 print_banner(settings, server)
-                while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
-                    pass
+                with systemd_service(session, server, base_url(settings, server.port)):
+                    while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
+                        pass
         except ServerError as exc:
             print(f"companion serve: {exc}", file=sys.stderr)
             return 1

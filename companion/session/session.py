@@ -66,6 +66,13 @@ class _Pending:
         self.done.set()
 
 
+class _Probe:
+    """Answered by the writer loop when it reaches it: proof the loop is alive (the watchdog asks)."""
+
+    def __init__(self) -> None:
+        self.answered = threading.Event()
+
+
 class _DeviceReport:
     def __init__(self, name: str, status: Mapping[str, JSON]) -> None:
         self.name = name
@@ -206,6 +213,15 @@ class Session:
         """Safe from any thread (a serial or GPIO callback): the writer merges it and republishes."""
         self._queue.put(_DeviceReport(name, dict(status)))
 
+    def responsive(self, timeout: float) -> bool:
+        """True once the writer loop took everything queued before this call, within ``timeout``
+        seconds: the systemd watchdog is pinged only while this holds (``companion.sdnotify``)."""
+        if not self.running:
+            return False
+        probe = _Probe()
+        self._queue.put(probe)
+        return probe.answered.wait(timeout)
+
     # -- reading the log (any thread) -----------------------------------------------------------
 
     def games(self) -> list[dict[str, JSON]]:
@@ -249,6 +265,8 @@ class Session:
                     self._handle(item)
                 elif isinstance(item, _DeviceReport):
                     self._device(item)
+                elif isinstance(item, _Probe):
+                    item.answered.set()
             except Exception:
                 # Never let one bad item end the only writer.
                 logger.exception("the session writer failed on %r", item)

@@ -39,8 +39,14 @@ class RollCollector:
         self._collecting: _Collecting | None = None
 
     def rolled(
-        self, roll: DieRolled, position: LivePosition, now: float, one_at_a_time: bool = False
+        self,
+        roll: DieRolled,
+        position: LivePosition,
+        now: float,
+        one_at_a_time: bool = False,
+        owner: int | None = None,
     ) -> Translation:
+        """``owner``: the seat this die belongs to (set from a phone), or None for anyone's die."""
         try:
             die = self._dice[roll.kind]
             symbol = die.symbol(roll.face)
@@ -57,6 +63,11 @@ class RollCollector:
         if request.faces and symbol not in request.faces:
             return Note(f"{said}, which the {wanted} roll cannot show: check the die's faces in dice.toml")
         players = tuple(asked.players)
+        if owner is not None and owner in position.names:  # an owner not in this game: anyone's die
+            if owner not in players:
+                rollers = " and ".join(position.name(p) for p in players)
+                return Note(f"{said} — that is {position.name(owner)}'s die; {rollers} is to roll")
+            players = (owner,)
         if len(players) != 1:
             return Note(f"{said} — several players are to roll: enter it on the control page")
         count = 1 if one_at_a_time else max(1, request.count)

@@ -33,6 +33,7 @@ from companion.session.contract import Command, Outcome, SessionPort
 from companion.table import buttons
 from companion.table.clock import Clock, monotonic
 from companion.table.config import TableConfig
+from companion.table.dice_owners import DiceOwners
 from companion.table.enrolment import Enrolment, PendingTag
 from companion.table.latency import LatencyStats
 from companion.table.mappers import (
@@ -89,6 +90,7 @@ class Table:
         dice: Dice | None = None,
         clock: Clock = monotonic,
         mappers: Callable[[str], GameMapper] = find_mapper,
+        owners: DiceOwners | None = None,
     ) -> None:
         self._session = session
         self._config = config
@@ -112,6 +114,8 @@ class Table:
         self._shouts = buttons.ShoutRace(config.shout_window_ms / 1000)
         self._cursor = buttons.ChoiceCursor()
         self._placements = Placements(self, self._tracker, registry)
+        self.owners = owners if owners is not None else DiceOwners()
+        """Which die belongs to which seat (``assign_die``, from the control page)."""
 
     # ------------------------------------------------------------------------------ adapters' side
 
@@ -192,7 +196,8 @@ class Table:
             position = self._session.position()
             mapper = self.mapper_for(position.game_name)
             one_at_a_time = mapper is not None and mapper.rolls_one_at_a_time
-            self.dispatch(self._rolls.rolled(item, position, arrived, one_at_a_time), arrived)
+            owner = self.owners.owner(item.die)
+            self.dispatch(self._rolls.rolled(item, position, arrived, one_at_a_time, owner), arrived)
         elif isinstance(item, ButtonPressed):
             self._pressed(item)
         elif isinstance(item, CardSighted):
@@ -351,6 +356,7 @@ class Table:
             "notices": self.notices.to_json(),
             # The choice the next button shows: the TV outlines its slot on the board.
             "choice": {"label": shown[0], "action": shown[1]} if shown is not None else None,
+            "dice_owners": {str(die): seat for die, seat in self.owners.all().items()},
         }
         self._session.report_device(DEVICE_NAME, status)
 
@@ -395,6 +401,11 @@ class Table:
         self.enrolment.withdraw(tag_uid)
         self._queue.put(_Reconsider(tag_uid))
         return enrolled
+
+    def assign_die(self, die: int, seat: int | None) -> None:
+        """The die belongs to ``seat`` from now on (None: to nobody); DiceOwnerError when out of range."""
+        self.owners.assign(die, seat)
+        self._queue.put(_Report())
 
     def forget(self, uid: str) -> bool:
         tag_uid = normalise_uid(uid)

@@ -76,3 +76,9 @@ def test_the_tv_needs_no_pin_and_changes_nothing(client, session):
     assert client.get("/").status_code == 200
     assert client.get("/tv/qr.svg").status_code == 200
     assert dict(session.view()) == before
+
+
+def test_the_kiosk_hides_the_cursor_over_the_scoreboard(client):
+    assert 'class="tv kiosk"' in client.get("/?kiosk=1").get_data(as_text=True)
+    assert 'class="tv"' in client.get("/").get_data(as_text=True)
+    assert "body.tv.kiosk" in client.get("/static/tv.css").get_data(as_text=True)

@@ -288,6 +288,56 @@ var TableControl = (function () {
     });
     var notices = clear($("c-notices"));
     (v.notices || []).forEach(function (n) { notices.appendChild(el("li", "notice", n.text)); });
+    renderDice(v);
+  }
+
+  // Whose die is which: every die a device reports (Bluetooth dice, the bridge's e-dice), each with the
+  // player it belongs to. Rebuilt only when something shown changed, so an open picker stays open.
+  var diceShown = null;
+  function renderDice(v) {
+    var devices = v.devices || {};
+    var owners = (devices.table || {}).dice_owners || {};
+    var dice = [];
+    ((devices["ble-dice"] || {}).dice || []).forEach(function (d) {
+      dice.push({ id: d.die, label: d.name + " (" + d.kind + ")" });
+    });
+    (((devices.firmware || {}).capabilities || {}).dice || []).forEach(function (d) {
+      dice.push({ id: d.id, label: "e-die " + d.id + " (" + d.kind + ")" });
+    });
+    var key = JSON.stringify([dice, owners, players().map(function (p) { return p.name; })]);
+    if (key === diceShown) return;
+    diceShown = key;
+    $("c-dice-head").hidden = !dice.length;
+    var list = clear($("c-dice"));
+    dice.forEach(function (d) {
+      var select = el("select");
+      select.setAttribute("aria-label", "Whose die is " + d.label);
+      option(select, "", "anyone");
+      players().forEach(function (p) { option(select, String(p.seat), p.name); });
+      var owner = owners[String(d.id)];
+      select.value = owner === undefined ? "" : String(owner);
+      select.addEventListener("change", function () {
+        setDiceOwner(d.id, select.value === "" ? null : Number(select.value));
+      });
+      var item = el("li", "dice-owner", d.label + " belongs to ");
+      item.appendChild(select);
+      list.appendChild(item);
+    });
+  }
+
+  function setDiceOwner(die, seat) {
+    return fetch(config.diceOwners, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ die: die, player: seat }),
+    })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (answer) {
+        if (answer.ok) say("Die " + die + (seat === null ? " is anyone's" : " belongs to " + playerName(seat)), true);
+        else say(answer.body.reason || answer.body.error || "Refused", false);
+      })
+      .catch(function () { say("No answer from the companion — is it running?", false); });
   }
 
   // What a history line says when the change has no events of its own (an act is told by its action).
