@@ -68,7 +68,7 @@ def answer(cat: Catalog, state: State, ask: Ask, a: Action, ev: list[Event]) -> 
         fid = FigureId.parse(option)
         if fid.seat != seat or state.figure(fid) is None or not state.figure(fid).alive:  # type: ignore[union-attr]
             fail("Choose one of your figures on the battlefield")
-        state, _ = combat.wound(cat, pop(state), fid, 1, None, ev)
+        state, _ = combat.wound(cat, pop(state), fid, 1, ev)
         return state
     if purpose == "rebirth":
         if option not in powers.rebirth_cards(cat, state, seat):
@@ -112,4 +112,4 @@ def d20_rolled(cat: Catalog, state: State, step: D20Step, value: int, ev: list[E
         )
         return state
     ev.append(Event("FallFatal", f"{figure_label(cat, state, fid)} rolls {value}: the fall is fatal", {}))
-    return combat.destroy(cat, state, fid, None, ev)
+    return combat.destroy(cat, state, fid, ev)

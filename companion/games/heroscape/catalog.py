@@ -142,6 +142,8 @@ class Scenario:
     gifts: tuple[tuple[str, ...], ...] = ()
     teams: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     glyphs: str = ""
+    glyph_count: int = 0
+    """How many glyphs the scenario places (0: as its map shows, up to the box's eight)."""
     provenance: str = ""
 
     @property
@@ -404,6 +406,7 @@ def _scenario(entry: Mapping[str, Any], cards: set[str]) -> Scenario:
         gifts=gifts,
         teams={int(k): tuple(int(t) for t in v) for k, v in entry.get("teams", {}).items()},
         glyphs=str(entry.get("glyphs", "")),
+        glyph_count=int(entry.get("glyph_count", 0)),
         provenance=_text(entry, "provenance", where),
     )
 

@@ -22,6 +22,8 @@ from companion.games.heroscape.common import (
     opponents,
     owned_label,
     power_active,
+    refuse_if_trapped,
+    unit_label,
     who,
 )
 from companion.games.heroscape.ids import FigureId, UnitId
@@ -346,6 +348,7 @@ def leaving_engagement(
     figure = state.figure(attacker)
     if figure is None or not figure.alive:
         fail(f"{attacker.format()} is not on the battlefield")
+    refuse_if_trapped(cat, state, defender)
     unit = state.unit(defender.unit)
     if unit is not None and power_active(cat, unit, "disengage"):
         fail(f"{figure_label(cat, state, defender)} is never attacked when leaving an engagement")
@@ -372,6 +375,7 @@ def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: 
         fail(f"{figure_label(cat, state, fid)} is not moving now: a figure falls while it moves")
     if levels < 0:
         fail("A drop is counted in levels down, from 0")
+    refuse_if_trapped(cat, state, fid)
     card = cat.card(fid.unit.card)
     unit = state.unit(fid.unit)
     name = figure_label(cat, state, fid)
@@ -451,12 +455,10 @@ def resolve(
     ev.append(
         Event("AttackResolved", f"{name}: {verb}", {"skulls": skulls, "shields": shields, "wounds": wounds})
     )
-    attacker = FigureId.parse(pending.attacker)
-    by = attacker.seat if pending.kind != "fall" else None
     if state.basic and pending.kind == "attack":
-        state, destroyed = (destroy(cat, state, defender, by, ev), True) if wounds else (state, False)
+        state, destroyed = (destroy(cat, state, defender, ev), True) if wounds else (state, False)
     else:
-        state, destroyed = wound(cat, state, defender, wounds, by, ev)
+        state, destroyed = wound(cat, state, defender, wounds, ev)
     last = LastAttack(
         pending.attacker,
         pending.defender,
@@ -477,9 +479,7 @@ def resolve(
 # --------------------------------------------------------------------------------- wounds, deaths
 
 
-def wound(
-    cat: Catalog, state: State, fid: FigureId, count: int, by: int | None, ev: list[Event]
-) -> tuple[State, bool]:
+def wound(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event]) -> tuple[State, bool]:
     """``count`` wounds on a figure (a Hero's wound markers; a squad figure is destroyed by one);
     returns the state and whether the figure was destroyed."""
     figure = state.figure(fid)
@@ -488,7 +488,7 @@ def wound(
     life = cat.card(fid.unit.card).life
     total = figure.wounds + count
     if total >= life:
-        return destroy(cat, state, fid, by, ev), True
+        return destroy(cat, state, fid, ev), True
     ev.append(
         Event(
             "Wounded",
@@ -515,45 +515,46 @@ def heal(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event])
     return set_figure(state, fid, Figure(left, figure.status))
 
 
-def destroy(
-    cat: Catalog, state: State, fid: FigureId, by: int | None, ev: list[Event], status: str = DESTROYED
-) -> State:
+def destroy(cat: Catalog, state: State, fid: FigureId, ev: list[Event], status: str = DESTROYED) -> State:
     """Takes a figure off the battlefield. For a common card the army holds several of, the destroyed
-    figure fills a card that already has destroyed figures first (rulebook, Destroying a Common Figure)."""
+    figure fills a card that already has destroyed figures first (rulebook, Destroying a Common Figure):
+    the figures trade places on the cards, so a living figure of the filled card now counts on this one
+    and takes its number, with the glyph it stands on and what it did this turn."""
     card = cat.card(fid.unit.card)
-    target = fid
-    if card.common and status == DESTROYED:
-        target = _fill_first(state, fid)
+    name = owned_label(cat, state, fid)
+    target = _fill_first(state, fid) if card.common and status == DESTROYED else fid
+    if target != fid:
+        state = _trade_places(state, fid, target)
     figure = state.figure(target)
     assert figure is not None
-    state = set_figure(state, target, Figure(min(figure.wounds, card.life), status))
+    state = step_off(set_figure(state, target, Figure(min(figure.wounds, card.life), status)), target)
     if status == EXITED:
+        ev.append(Event("FigureExited", f"{name} leaves the battlefield", {"figure": fid.format()}))
+        return state
+    filled = ""
+    if target != fid:
+        filled = (
+            f"; it goes on the {unit_label(cat, state, target.unit)} card, which had lost a figure already,"
+            f" and {figure_label(cat, state, target)} counts as {figure_label(cat, state, fid)} from now on"
+        )
+    ev.append(Event("FigureDestroyed", f"{name} is destroyed{filled}", {"figure": target.format()}))
+    out = state.unit(target.unit)
+    if out is not None and not out.alive:
         ev.append(
             Event(
-                "FigureExited",
-                f"{owned_label(cat, state, fid)} leaves the battlefield",
-                {"figure": fid.format()},
+                "CardOutOfPlay",
+                f"{who(state, fid.seat)}'s {unit_label(cat, state, target.unit)} card has no figures left",
+                {"unit": target.unit.format()},
             )
-        )
-        return state
-    ev.append(
-        Event("FigureDestroyed", f"{owned_label(cat, state, fid)} is destroyed", {"figure": fid.format()})
-    )
-    if by is not None and opponents(state, by, fid.seat):
-        killed = list(state.killed or (0,) * state.seats)
-        killed[by] += 1
-        state = evolve(state, killed=tuple(killed))
-    state = _drop_glyphs_of(state, target)
-    if state.unit(fid.unit) is not None and not state.unit(fid.unit).alive:  # type: ignore[union-attr]
-        ev.append(
-            Event("CardOutOfPlay", f"{who(state, fid.seat)}'s {card.title} card has no figures left", {})
         )
     return state
 
 
 def _fill_first(state: State, fid: FigureId) -> FigureId:
+    """The figure slot the destroyed ``fid`` fills: a living figure's on a twin card that already lost
+    one (``fid`` itself when no card must be filled first)."""
     twins = [(uid, unit) for uid, unit in state.units_of(fid.seat) if uid.card == fid.unit.card]
-    if len(twins) < 2:
+    if len(twins) < 2 or any(not f.alive for f in state.unit(fid.unit).figures):  # type: ignore[union-attr]
         return fid
     for uid, unit in twins:
         dead = any(not f.alive for f in unit.figures)
@@ -562,7 +563,31 @@ def _fill_first(state: State, fid: FigureId) -> FigureId:
     return fid
 
 
-def _drop_glyphs_of(state: State, fid: FigureId) -> State:
+def _trade_places(state: State, a: FigureId, b: FigureId) -> State:
+    """Figures ``a`` and ``b`` trade their places on the cards: each takes the other's number, with its
+    wounds, the glyph it stands on and what it did this turn."""
+    fa, fb = state.figure(a), state.figure(b)
+    assert fa is not None and fb is not None
+    state = set_figure(set_figure(state, a, fb), b, fa)
+    names = {a.format(): b.format(), b.format(): a.format()}
+
+    def swap(text: str) -> str:
+        return names.get(text, text)
+
+    glyph_list = tuple(replace(g, holder=swap(g.holder)) if g.holder else g for g in state.glyphs)
+    turn = state.turn
+    if turn is not None:
+        turn = replace(
+            turn,
+            attackers=tuple(swap(x) for x in turn.attackers),
+            specials=tuple((swap(f), p, n) for f, p, n in turn.specials),
+            struck=tuple((swap(x), swap(y)) for x, y in turn.struck),
+        )
+    return evolve(state, glyphs=glyph_list, turn=turn)
+
+
+def step_off(state: State, fid: FigureId) -> State:
+    """The glyphs ``fid`` stood on no longer hold it."""
     me = fid.format()
     if not any(g.holder == me for g in state.glyphs):
         return state

@@ -120,3 +120,17 @@ def markers_left(state: State, seat: int, unit: str) -> int:
         if index == 3 or not side.revealed[index]:
             count += 1
     return count
+
+
+def trapped(state: State, fid: FigureId) -> bool:
+    """``fid`` stands on the Glyph of Proftaka: it cannot move until it leaves it (with a friend adjacent)."""
+    me = fid.format()
+    return any(g.glyph == "proftaka" and g.holder == me and not g.removed for g in state.glyphs)
+
+
+def refuse_if_trapped(cat: Catalog, state: State, fid: FigureId) -> None:
+    if trapped(state, fid):
+        fail(
+            f"{figure_label(cat, state, fid)} is trapped on the Glyph of Proftaka: it moves off it only with "
+            "a friendly figure adjacent (declare that it leaves the glyph first)"
+        )

@@ -83,7 +83,7 @@ from companion.games.heroscape.state import (
     set_side,
 )
 
-RULES_VERSION = "heroscape/engine-3"
+RULES_VERSION = "heroscape/engine-4"
 """Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 DEFAULT_SCENARIO = "deadly-wall-of-water"
 CORRECTED = {"alive": "back on the battlefield", "destroyed": "destroyed", "exited": "out of play"}
@@ -220,7 +220,6 @@ class HeroScape(Game[State]):
             sides=armies.preset_sides(
                 cat, scenario, count, _survivors(cat, setup.option("survivors", ""), scenario)
             ),
-            killed=(0,) * count,
             hive=armies.new_unit(cat.card("marro-hive"), 1) if scenario.has("rogue-hive") else None,
         )
         ev: list[Event] = []

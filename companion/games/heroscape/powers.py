@@ -98,7 +98,7 @@ def power_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Eve
     if effect == "heal":
         return heal(cat, state, FigureId.parse(step.target), power.number("amount", 1), ev)
     if effect == "wound":
-        state, _ = wound(cat, state, FigureId.parse(step.target), power.number("amount", 1), step.seat, ev)
+        state, _ = wound(cat, state, FigureId.parse(step.target), power.number("amount", 1), ev)
         return state
     cards = rebirth_cards(cat, state, step.seat)
     if len(cards) == 1:

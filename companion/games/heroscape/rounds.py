@@ -16,7 +16,7 @@ from dataclasses import replace
 from companion.engine import Event
 from companion.games.heroscape import armies, glyphs, powers, scenarios
 from companion.games.heroscape.catalog import Catalog, Scenario
-from companion.games.heroscape.common import acting_pool, fail, unit_label, who
+from companion.games.heroscape.common import fail, unit_label, who
 from companion.games.heroscape.ids import UnitId
 from companion.games.heroscape.state import (
     MARKERS,
@@ -119,11 +119,13 @@ def next_turn(cat: Catalog, state: State, ev: list[Event]) -> State:
             )
             continue
         unit = side.markers[marker]
-        turn = Turn(seat=seat, marker=marker, unit=unit)
-        if not acting_pool(cat, evolve(state, turn=turn)):
-            # The card's figures are gone; the marker stays face down (rulebook, Life).
+        card = state.unit(UnitId.parse(unit))
+        if card is None or not card.alive:
+            # The card's figures are gone: it is out of play, even when a twin common card still has
+            # figures, and its marker stays face down (rulebook, Life).
             ev.append(Event("TurnLost", f"{who(state, seat)} loses turn {marker + 1}", {"seat": seat}))
             continue
+        turn = Turn(seat=seat, marker=marker, unit=unit)
         revealed = tuple(True if i == marker else r for i, r in enumerate(side.revealed))
         state = set_side(
             state, seat, Side(side.units, side.ready, side.markers, revealed, side.removed, side.out)

@@ -254,8 +254,6 @@ class State:
     hive_controller: int | None = None
     hive: Unit | None = None
     """The scenario's Marro Hive when no army holds it (Rogue Hive: whoever controls it this round)."""
-    killed: tuple[int, ...] = ()
-    """Enemy figures each seat has destroyed (Protect the Waters counts them)."""
     last_attack: LastAttack | None = None
     last_contest: ContestResult | None = None
     """The last d20 roll-off players asked for (the only thing a roll-off changes)."""

@@ -27,7 +27,12 @@ from companion.games.heroscape.disputes import TOPICS, can_start, settled, topic
 from companion.games.heroscape.forecast import attack_dice
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.odds import odds
-from companion.games.heroscape.scenarios import destroyed_count, heroes, hive_destroyed
+from companion.games.heroscape.scenarios import (
+    PROTECT_THE_WATERS_KILLS,
+    destroyed_count,
+    heroes,
+    hive_destroyed,
+)
 from companion.games.heroscape.scoring import points_on_battlefield
 from companion.games.heroscape.state import (
     ALIVE,
@@ -314,7 +319,9 @@ def victory_status(cat: Catalog, state: State, scenario: Scenario, scores: list[
     victory = scenario.victory
     first, second = (who(state, s) for s in (0, 1))
     if victory == "protect-the-waters":
-        lines.append(f"{first} has destroyed {state.killed[0] if state.killed else 0} of 6 figures")
+        # The count the victory check uses: Player 2's figures destroyed, however it happened.
+        lost = destroyed_count(state, 1)
+        lines.append(f"{second}'s figures destroyed: {lost} of {PROTECT_THE_WATERS_KILLS}")
     elif victory == "unexpected-capture":
         lines.append(f"{first} has lost {destroyed_count(state, 0)} of 2 figures")
         lines.append(f"{first}'s Heroes standing: {heroes(cat, state, 0, ALIVE)}")
