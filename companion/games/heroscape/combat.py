@@ -16,6 +16,7 @@ from companion.engine import Event
 from companion.games.heroscape.catalog import ArmyCard, Catalog, Power
 from companion.games.heroscape.common import (
     acting_pool,
+    acting_unit,
     fail,
     figure_label,
     markers_left,
@@ -108,6 +109,15 @@ def concentrated(cat: Catalog, state: State, fid: FigureId) -> int:
     return power.number("bonus", 1) if markers_left(state, fid.seat, fid.unit.format()) == 1 else 0
 
 
+def turn_bonus(cat: Catalog, state: State, attacker: FigureId) -> int:
+    """What a power added to the turn's figures' attack this turn (Stinger Drain on 10 or more)."""
+    turn = state.turn
+    if turn is None or not turn.attack_bonus or attacker.seat != turn.seat:
+        return 0
+    uid = acting_unit(state)
+    return turn.attack_bonus if uid is not None and uid.card == attacker.unit.card else 0
+
+
 def terrain_bonus(cat: Catalog, state: State, fid: FigureId, side: str) -> int:
     unit = state.unit(fid.unit)
     power = cat.card(fid.unit.card).power("terrain-bonus")
@@ -171,6 +181,7 @@ def attack_count(
     if state.basic:
         return max(0, a_card.basic["attack"] + up)
     attack = a_card.attack + glyph_attack_bonus(cat, state, attacker) + concentrated(cat, state, attacker)
+    attack += turn_bonus(cat, state, attacker)
     if TERRAIN_ATTACKER in conditions:
         attack += terrain_bonus(cat, state, attacker, "attack")
     return max(0, attack + up)
@@ -263,6 +274,8 @@ def declare_attack(
         fail(f"There is no {defender.format()} on the battlefield to attack")
     if not opponents(state, attacker.seat, defender.seat):
         fail("Attack an opponent's figure, not your own side's")
+    if turn.no_attack:
+        fail(f"{_stopped_by(cat, state)}: {cat.card(attacker.unit.card).title} cannot attack this turn")
     card = cat.card(attacker.unit.card)
     turn = _use_attack(cat, state, turn, card, attacker, defender, special)
     attack, defense = dice_for(cat, state, attacker, defender, special, height, conditions)
@@ -282,6 +295,13 @@ def declare_attack(
     )
     state = evolve(state, turn=replace(turn, step="attack"))
     return push(state, PendingAttack(attacker.format(), defender.format(), special, attack, defense))
+
+
+def _stopped_by(cat: Catalog, state: State) -> str:
+    """The power that took the turn's attacks away (Stinger Drain)."""
+    uid = acting_unit(state)
+    power = cat.card(uid.card).power("d20") if uid is not None else None
+    return power.name if power is not None else "This turn"
 
 
 def _name(cat: Catalog, state: State, fid: FigureId) -> str:
@@ -316,6 +336,9 @@ def _use_attack(
             fail(f"{figure_label(cat, state, attacker)} has attacked this turn")
         return replace(turn, attackers=(*turn.attackers, me))
     power = special_power(cat, state, attacker, special)
+    general = power.params.get("not_general")
+    if general and cat.card(defender.unit.card).general == general:
+        fail(f"{power.name} may not attack a figure who follows {general}")
     previous = used.get(me)
     if me in distinct and (previous is None or previous[0] != special):
         fail(f"{figure_label(cat, state, attacker)} has made its attack this turn")
@@ -326,7 +349,8 @@ def _use_attack(
         struck = (*turn.struck, (me, defender.format()))
     else:
         if count >= power.number("uses", 1):
-            fail(f"{power.name} can be used {power.number('uses', 1)} times a turn")
+            uses = power.number("uses", 1)
+            fail(f"{power.name} can be used {'once' if uses == 1 else f'{uses} times'} a turn")
         struck = turn.struck
     specials = (*(s for s in turn.specials if s[0] != me), (me, special, count + 1))
     attackers = turn.attackers if me in distinct else (*turn.attackers, me)
@@ -363,6 +387,17 @@ def leaving_engagement(
     return push(state, PendingAttack(attacker.format(), defender.format(), None, 1, 0, kind="leaving"))
 
 
+def fall_height(cat: Catalog, state: State, fid: FigureId) -> int:
+    """The height a fall is measured against: the card's, times its climb (Climb X2: 'When moving up or
+    down levels of terrain, Marrden Nagrubs may double their Height')."""
+    card = cat.card(fid.unit.card)
+    unit = state.unit(fid.unit)
+    climb = card.power("climb")
+    if unit is None or unit.negated or climb is None:
+        return card.height
+    return card.height * climb.number("factor", 1)
+
+
 def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: list[Event]) -> State:
     """A figure moved down ``levels``: minor (the drop is its height or more: 1 die), major (10 more
     than its height: 3 dice), extreme (20 more: the d20, 19-20 survives). Fliers never fall."""
@@ -376,21 +411,21 @@ def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: 
     if levels < 0:
         fail("A drop is counted in levels down, from 0")
     refuse_if_trapped(cat, state, fid)
-    card = cat.card(fid.unit.card)
     unit = state.unit(fid.unit)
     name = figure_label(cat, state, fid)
     if unit is not None and power_active(cat, unit, "flying"):
         fail(f"{name} flies: no falling damage")
-    if levels < card.height:
-        fail(f"A drop of {levels} is less than {name}'s height of {card.height}: no fall")
-    if levels >= card.height + EXTREME_FALL:
+    height = fall_height(cat, state, fid)
+    if levels < height:
+        fail(f"A drop of {levels} is less than {name}'s height of {height}: no fall")
+    if levels >= height + EXTREME_FALL:
         ev.append(
             Event(
                 "Fell", f"{name} falls {levels} levels, an extreme fall: roll the d20 (19 or 20 survives)", {}
             )
         )
         return push(state, D20(seat, "extreme-fall", target=fid.format(), threshold=EXTREME_FALL_SURVIVES))
-    dice = MAJOR_FALL_DICE if levels >= card.height + MAJOR_FALL else 1
+    dice = MAJOR_FALL_DICE if levels >= height + MAJOR_FALL else 1
     kind = "major" if dice == MAJOR_FALL_DICE else ""
     ev.append(
         Event(

@@ -87,7 +87,7 @@ def acting_unit(state: State) -> UnitId | None:
     turn = state.turn
     if turn is None:
         return None
-    return unit_id(turn.hive_mind or turn.unit)
+    return unit_id(turn.first or turn.unit)
 
 
 def acting_pool(cat: Catalog, state: State) -> list[FigureId]:

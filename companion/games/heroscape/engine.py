@@ -495,7 +495,7 @@ def _turn_action(cat: Catalog, state: State, a: Action, ev: list[Event]) -> Stat
         fig = FigureId.parse(a.attacker), FigureId.parse(a.defender)
         return combat.declare_attack(cat, state, seat, *fig, a.special, a.height, frozenset(a.conditions), ev)
     if isinstance(a, EndTurn):
-        return rounds.end_turn(state, seat, ev)
+        return rounds.end_turn(cat, state, seat, ev)
     if isinstance(a, Moved):
         turn = state.turn
         if turn is None or turn.seat != seat or turn.step != "move":

@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from companion.engine import Action, Choice, PlayerId, Prompt, Roll, RollRequest
+from companion.games.heroscape import first_turns
 from companion.games.heroscape.actions import (
     COMBAT,
     COMBAT_FACES,
@@ -52,8 +53,8 @@ from companion.games.heroscape.common import (
 from companion.games.heroscape.disputes import TOPICS, can_start, topics
 from companion.games.heroscape.glyphs import nilrend_targets, ored_targets, wannok_victims
 from companion.games.heroscape.ids import FigureId, UnitId
-from companion.games.heroscape.powers import rebirth_cards, targets, usable_power
-from companion.games.heroscape.rounds import basic_seat, hive_mind_squads, must_place, playing_seats
+from companion.games.heroscape.powers import drain_victims, rebirth_cards, targets, usable_power
+from companion.games.heroscape.rounds import basic_seat, must_place, playing_seats
 from companion.games.heroscape.state import D20 as D20Step
 from companion.games.heroscape.state import MARKERS, Ask, Contest, PendingAttack, State
 
@@ -197,6 +198,11 @@ def _ask_prompt(cat: Catalog, state: State, ask: Ask) -> Prompt:
     options = ask_choices(cat, state, ask)
     texts: dict[str, Callable[[], str]] = {
         "hive-mind": lambda: f"Hive Mind: does {name} take a turn with a Marro squad before the Hive?",
+        "life-bonding": lambda: (
+            f"Hivelord Life Bonding: does {name} take a turn with a Hivelord before the "
+            f"{_unit_name(cat, state, ask.subject)}?"
+        ),
+        "drain-destroy": lambda: f"Stinger Drain: {name}, which of your Stingers is destroyed?",
         "nilrend": lambda: f"Glyph of Nilrend: {name}, choose an opponent's unique card to negate",
         "ored": lambda: f"Glyph of Ored: {name}, take a marker from which opponent's card?",
         "lose-marker": lambda: (
@@ -234,14 +240,21 @@ def ask_choices(cat: Catalog, state: State, ask: Ask) -> list[Choice]:
     seat = p(ask.seat)
     decline = Choice("No" if ask.purpose in ("drink", "rebirth-offer") else "Decline", Decline(seat))
     purpose = ask.purpose
-    if purpose == "hive-mind":
+    if purpose in first_turns.KINDS:
+        own = _unit_name(cat, state, ask.subject)
         out = [
             Choice(
-                f"Hive Mind: {unit_label(cat, state, uid)} first", Choose(seat, f"hive-mind:{uid.format()}")
+                f"{power.name}: {unit_label(cat, state, uid)} first",
+                Choose(seat, first_turns.option(power, uid)),
             )
-            for uid in hive_mind_squads(cat, state)
+            for power, uid in first_turns.offers(cat, state)
         ]
-        return [*out, Choice("No: the Hive's own turn", Decline(seat))]
+        return [*out, Choice(f"No: {own} take their own turn", Decline(seat))]
+    if purpose == "drain-destroy":
+        return [
+            Choice(f"Destroy {figure_label(cat, state, f)}", Choose(seat, f.format()))
+            for f in drain_victims(state, ask.seat, ask.subject)
+        ]
     if purpose == "nilrend":
         return [
             Choice(f"Negate {who(state, u.seat)}'s {unit_label(cat, state, u)}", Choose(seat, u.format()))
@@ -312,8 +325,9 @@ def _turn_prompt(cat: Catalog, state: State) -> Prompt | None:
     title = unit_label(cat, state, uid)
     marker = f" {turn.marker + 1}" if turn.marker >= 0 else ""
     step = "move, then attack" if turn.step == "move" else "attack, or end the turn"
-    if turn.hive_mind:
-        step = f"Hive Mind turn: {step}"
+    first = first_turns.power_of(cat, state)
+    if first is not None:
+        step = f"{first.name} turn: {step}"
     text = f"{who(state, turn.seat)}'s turn{marker}, {title}: {step}"
     return Prompt("turn", (p(turn.seat),), text, tuple(turn_choices(cat, state)))
 
@@ -332,13 +346,41 @@ def turn_choices(cat: Catalog, state: State) -> list[Choice]:
             usable_power(cat, state, turn.seat, power.id, uid.format())
         except ValueError:
             continue
+        if power.params["target"] == "none":
+            out.append(Choice(f"{power.name}: roll the d20", UsePower(seat, power.id, uid.format())))
         for aim in targets(cat, state, power):
             label = f"{power.name}: {owned_label(cat, state, aim)}"
             out.append(Choice(label, UsePower(seat, power.id, uid.format(), aim.format())))
+    out.extend(_bonding_choices(cat, state))
     out.append(
-        Choice("End the turn" if not turn.hive_mind else "End the Hive Mind squad's turn", EndTurn(seat))
+        Choice(
+            "End the turn"
+            if turn.first is None
+            else f"End this turn, then {_unit_name(cat, state, turn.unit)}",
+            EndTurn(seat),
+        )
     )
     return out
+
+
+def _bonding_choices(cat: Catalog, state: State) -> list[Choice]:
+    """Hivelord Life Bonding on the Hivelord's turn, before it moves: each Nagrub it may take."""
+    turn = state.turn
+    power = first_turns.power_of(cat, state)
+    if turn is None or power is None or power.kind != "life-bonding":
+        return []
+    own = UnitId.parse(turn.unit)
+    try:
+        first_turns.bonding_power(cat, state, own, power.id)
+    except ValueError:
+        return []
+    return [
+        Choice(
+            f"{power.name}: destroy {figure_label(cat, state, f)} to remove a wound",
+            UsePower(p(turn.seat), power.id, turn.unit, f.format()),
+        )
+        for f in first_turns.bonding_targets(state, turn.seat, own.card)
+    ]
 
 
 def _choices(cat: Catalog, state: State, scenario: Scenario, sets: int) -> tuple[Choice, ...]:

@@ -86,9 +86,16 @@ class Turn:
     """(attacker, defender) pairs of attacks that may hit each figure once (Whirlwind Assault)."""
     powers: tuple[str, ...] = ()
     """Activated powers already used this turn (power ids)."""
-    hive_mind: str | None = None
-    """The squad taking a turn through the Marro Hive's Hive Mind, before the Hive's own turn."""
-    hive_mind_offered: bool = False
+    first: str | None = None
+    """The army card taking a turn first, before the revealed card's own turn: a squad through the
+    Marro Hive's Hive Mind, a Hivelord through the Nagrubs' Hivelord Life Bonding."""
+    first_power: str = ""
+    """The power (id) that gave that first turn."""
+    first_offered: bool = False
+    attack_bonus: int = 0
+    """Added to the turn's figures' normal attack (Stinger Drain on 10 or more)."""
+    no_attack: bool = False
+    """The turn's figures may not attack (Stinger Drain on 1-4)."""
 
 
 @dataclass(frozen=True, slots=True)

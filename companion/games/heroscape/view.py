@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import JSON, PlayerId, Prompt
+from companion.games.heroscape import first_turns
 from companion.games.heroscape.armies import army_points
 from companion.games.heroscape.catalog import Catalog, Scenario
 from companion.games.heroscape.combat import CONDITIONS, declarable
@@ -171,10 +172,14 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
     if turn is None:
         return None
     pool = acting_pool(cat, state)
+    first = first_turns.power_of(cat, state)
     attackers = []
     for fid in pool:
         card = cat.card(fid.unit.card)
-        specials = [{"id": pw.id, "name": pw.name} for pw in card.powers_of("special-attack")]
+        specials = [
+            {"id": pw.id, "name": pw.name, "not_general": pw.params.get("not_general")}
+            for pw in card.powers_of("special-attack")
+        ]
         attackers.append(
             {
                 "id": fid.format(),
@@ -195,6 +200,7 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
                     {
                         "id": fid.format(),
                         "label": owned_label(cat, state, fid),
+                        "general": cat.card(uid.card).general,
                         "conditions": [
                             c for c in declarable(cat, state, None, fid) if not c.endswith("attacker")
                         ],
@@ -206,7 +212,8 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
         "unit": turn.unit,
         "title": unit_label(cat, state, UnitId.parse(turn.unit)),
         "step": turn.step,
-        "hive_mind": turn.hive_mind,
+        "first": turn.first,
+        "first_power": first.name if first is not None else None,
         "attackers": attackers,
         "targets": targets,
         "movers": [{"id": f.format(), "label": figure_label(cat, state, f)} for f in pool],

@@ -94,7 +94,7 @@
     box.appendChild(head);
     var cards = el("div", "hs-cards");
     (player.army || []).forEach(function (unit) {
-      var acting = turn && (unit.unit === turn.unit || unit.unit === turn.hive_mind);
+      var acting = turn && (unit.unit === turn.unit || unit.unit === turn.first);
       cards.appendChild(cardRow(unit, acting));
     });
     if (game.rogue_hive && game.hive_controller === player.seat) {
