@@ -91,6 +91,11 @@ class ArmyCard:
     def common(self) -> bool:
         return not self.unique
 
+    @property
+    def master(self) -> Mapping[str, int]:
+        """The Master Game side's move, range, attack and defense (``basic`` is the other side)."""
+        return {"move": self.move, "range": self.range, "attack": self.attack, "defense": self.defense}
+
     def power(self, kind: str) -> Power | None:
         return next((p for p in self.powers if p.kind == kind), None)
 

@@ -38,7 +38,9 @@ def who(state: State, seat: int) -> str:
 def unit_label(cat: Catalog, state: State, uid: UnitId) -> str:
     """How people name an army card in play: "Marro Stingers" or, with two, "Marro Stingers (2)"."""
     card = cat.card(uid.card)
-    twins = sum(1 for u in state.sides[uid.seat].units if u.card == uid.card) if uid.seat < state.seats else 1
+    if card.unique or uid.seat >= state.seats:
+        return card.title  # an army holds one of a Unique card
+    twins = sum(1 for u in state.sides[uid.seat].units if u.card == uid.card)
     return f"{card.title} ({uid.copy})" if twins > 1 else card.title
 
 

@@ -322,8 +322,9 @@ class HeroScape(Game[State]):
     # ------------------------------------------------------------------------------------ queries
 
     def legal_actions(self, state: State) -> Sequence[Action]:
-        listed = prompts.legal(self.catalog, state, self.catalog.scenario(state.scenario), state.sets)
-        return [a for a in listed if self.is_legal(state, a)]
+        # Listed from the position's rules, not tried one by one: every action listed applies (the
+        # property tests and the simulator hold the listing to that).
+        return prompts.legal(self.catalog, state, self.catalog.scenario(state.scenario), state.sets)
 
     def prompt(self, state: State) -> Prompt | None:
         return prompts.prompt(self.catalog, state, self.catalog.scenario(state.scenario), state.sets)

@@ -10,7 +10,7 @@ inputs one action per distinct answer: each attack (with the conditions it needs
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from companion.engine import Action, Choice, PlayerId, Prompt, Roll, RollRequest
 from companion.games.heroscape import first_turns
@@ -37,7 +37,7 @@ from companion.games.heroscape.actions import (
     StopOnGlyph,
     UsePower,
 )
-from companion.games.heroscape.armies import affordable, army_points
+from companion.games.heroscape.armies import affordable, army_points, own_cards
 from companion.games.heroscape.catalog import Catalog, Scenario
 from companion.games.heroscape.combat import ADJACENT, EXTREME_FALL, MAJOR_FALL, adjacency_required
 from companion.games.heroscape.common import (
@@ -389,6 +389,8 @@ def _choices(cat: Catalog, state: State, scenario: Scenario, sets: int) -> tuple
     seat = draft.order[draft.index]
     cards = affordable(cat, state, scenario, seat, sets)
     out = [Choice(f"{cat.card(c).title} ({cat.card(c).points})", AddCard(p(seat), c)) for c in cards]
+    if not own_cards(state, scenario, seat):
+        return tuple(out)  # an army passes only once it has a card
     return (*out, Choice("Pass: my army is complete", ArmyReady(p(seat))))
 
 
@@ -406,7 +408,7 @@ def legal(cat: Catalog, state: State, scenario: Scenario, sets: int) -> list[Act
     if asked.kind == "army":
         for seat in asked.players:
             out.extend(AddCard(seat, c) for c in affordable(cat, state, scenario, seat, sets))
-            if state.sides[seat].units:
+            if own_cards(state, scenario, seat):
                 out.append(ArmyReady(seat))
     elif asked.kind == "order_markers":
         for seat in asked.players:
@@ -490,24 +492,45 @@ def marker_layouts(state: State, seat: int) -> list[PlaceMarkers]:
 
 
 def attacks(cat: Catalog, state: State) -> list[Attack]:
-    """Every attack the turn's figures may still make, each with the conditions it needs."""
+    """Every attack the turn's figures may still make, each with the conditions it needs: what
+    ``combat.declare_attack`` accepts, worked out once for the position rather than tried one by one."""
     turn = state.turn
-    if turn is None or state.stack:
+    if turn is None or state.stack or turn.no_attack or turn.step in ("ending", "after"):
         return []
+    pool = acting_pool(cat, state)
+    if not pool:
+        return []
+    activated = cat.card(pool[0].unit.card).figures
+    distinct = set(turn.attackers)
+    used = {fig: (power, n) for fig, power, n in turn.specials}
+    defenders = opponents_figures(state, turn.seat)
+    adjacent = {d: (ADJACENT,) if adjacency_required(cat, state, d) else () for d in defenders}
+    seat = p(turn.seat)
     out = []
-    for attacker in acting_pool(cat, state):
-        powers = () if state.basic else cat.card(attacker.unit.card).powers_of("special-attack")
-        specials = [None, *(pw.id for pw in powers)]
-        for defender in opponents_figures(state, turn.seat):
-            for special in specials:
-                conditions: Sequence[str] = (
-                    (ADJACENT,) if special is None and adjacency_required(cat, state, defender) else ()
-                )
-                out.append(
-                    Attack(
-                        p(turn.seat), attacker.format(), defender.format(), special, "none", tuple(conditions)
-                    )
-                )
+    for attacker in pool:
+        me = attacker.format()
+        if me not in distinct and len(distinct) >= activated:
+            continue  # the order marker's figures have all attacked
+        if me not in distinct:
+            out.extend(Attack(seat, me, d.format(), None, "none", adjacent[d]) for d in defenders)
+        unit = state.unit(attacker.unit)
+        if state.basic or unit is None or unit.negated:
+            continue
+        for power in cat.card(attacker.unit.card).powers_of("special-attack"):
+            previous = used.get(me)
+            if me in distinct and (previous is None or previous[0] != power.id):
+                continue  # it made another attack this turn
+            count = previous[1] if previous else 0
+            sweeping = bool(power.params.get("all_adjacent"))
+            if not sweeping and count >= power.number("uses", 1):
+                continue
+            general = power.params.get("not_general")
+            for d in defenders:
+                if general and cat.card(d.unit.card).general == general:
+                    continue
+                if sweeping and (me, d.format()) in turn.struck:
+                    continue
+                out.append(Attack(seat, me, d.format(), power.id, "none", ()))
     return out
 
 

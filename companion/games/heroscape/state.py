@@ -8,7 +8,7 @@ and the questions waiting for an answer (a stack of *steps*: rolls, choices, dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from companion.games.heroscape.ids import FigureId, UnitId
@@ -42,14 +42,15 @@ class Unit:
     """The Negation Marker lies on it (Glyph of Nilrend): its special powers are off for the game."""
     gift: bool = False
     """The scenario gives it outside the army's points (Waters of Life: Player 2's Marro Hive)."""
+    alive: bool = field(init=False, compare=False, repr=False)
+    """A figure of it is still on the battlefield (worked out once: every rule and view asks it)."""
 
-    @property
-    def alive(self) -> bool:
-        return any(f.alive for f in self.figures)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alive", any(f.status == ALIVE for f in self.figures))
 
     def living(self) -> list[int]:
         """Numbers (from 1) of the figures still on the battlefield."""
-        return [i + 1 for i, f in enumerate(self.figures) if f.alive]
+        return [i + 1 for i, f in enumerate(self.figures) if f.status == ALIVE]
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,24 +307,37 @@ class State:
         return out
 
     def has_figures(self, seat: int) -> bool:
-        return any(u.alive for _, u in self.units_of(seat))
+        if any(u.alive for u in self.sides[seat].units):
+            return True
+        return self.hive is not None and self.hive_controller == seat and self.hive.alive
+
+
+STATE_FIELDS = frozenset(f.name for f in fields(State))
 
 
 def evolve(state: State, **changes: Any) -> State:
-    return replace(state, **changes)
+    """``dataclasses.replace`` for the position, without its per-call introspection (the engine makes
+    a new position for every step of every input; State has no __post_init__ to run)."""
+    unknown = changes.keys() - STATE_FIELDS
+    if unknown:
+        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def set_side(state: State, seat: int, side: Side) -> State:
     sides = list(state.sides)
     sides[seat] = side
-    return replace(state, sides=tuple(sides))
+    return evolve(state, sides=tuple(sides))
 
 
 def set_unit(state: State, uid: UnitId, unit: Unit) -> State:
     """The state with ``uid``'s army card replaced by ``unit``."""
     if state.hive is not None and state.hive_controller == uid.seat and uid.card == state.hive.card:
         if not any(u.card == uid.card and u.copy == uid.copy for u in state.sides[uid.seat].units):
-            return replace(state, hive=unit)
+            return evolve(state, hive=unit)
     side = state.sides[uid.seat]
     units = tuple(unit if (u.card, u.copy) == (uid.card, uid.copy) else u for u in side.units)
     return set_side(state, uid.seat, replace(side, units=units))
@@ -338,12 +352,12 @@ def set_figure(state: State, fid: FigureId, figure: Figure) -> State:
 
 
 def push(state: State, *steps: Step) -> State:
-    return replace(state, stack=state.stack + steps)
+    return evolve(state, stack=state.stack + steps)
 
 
 def pop(state: State) -> State:
-    return replace(state, stack=state.stack[:-1])
+    return evolve(state, stack=state.stack[:-1])
 
 
 def replace_top(state: State, step: Step) -> State:
-    return replace(state, stack=(*state.stack[:-1], step))
+    return evolve(state, stack=(*state.stack[:-1], step))

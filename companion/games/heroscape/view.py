@@ -8,8 +8,6 @@ player may declare for each).
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.engine import JSON, PlayerId, Prompt
 from companion.games.heroscape import first_turns
 from companion.games.heroscape.armies import army_points
@@ -108,13 +106,18 @@ def _player(cat: Catalog, state: State, seat: int, score: float, active: bool) -
 
 def _unit(cat: Catalog, state: State, uid: UnitId, unit: Unit) -> dict[str, JSON]:
     card = cat.card(unit.card)
-    stats = card.basic if state.basic else card
+    stats = card.basic if state.basic else card.master
+    me = uid.format()
     revealed = []
     side = state.sides[uid.seat] if uid.seat < state.seats else None
     if side is not None and side.markers is not None:
-        revealed = [MARKERS[i] for i in range(3) if side.revealed[i] and side.markers[i] == uid.format()]
+        revealed = [MARKERS[i] for i in range(3) if side.revealed[i] and side.markers[i] == me]
+    figures = []
+    for n, f in enumerate(unit.figures, start=1):
+        label = figure_label(cat, state, FigureId(uid, n))
+        figures.append({"id": f"{me}/{n}", "label": label, "wounds": f.wounds, "status": f.status or "alive"})
     return {
-        "unit": uid.format(),
+        "unit": me,
         "card": card.id,
         "title": unit_label(cat, state, uid),
         "short": card.short,
@@ -123,29 +126,19 @@ def _unit(cat: Catalog, state: State, uid: UnitId, unit: Unit) -> dict[str, JSON
         "size": card.size,
         "height": card.height,
         "life": card.life,
-        "move": _stat(stats, "move"),
-        "range": _stat(stats, "range"),
-        "attack": _stat(stats, "attack"),
-        "defense": _stat(stats, "defense"),
+        "move": stats["move"],
+        "range": stats["range"],
+        "attack": stats["attack"],
+        "defense": stats["defense"],
         "points": card.points,
-        "living": len(unit.living()),
-        "figures": [
-            {
-                "id": uid.figure(n).format(),
-                "label": figure_label(cat, state, uid.figure(n)),
-                "wounds": f.wounds,
-                "status": f.status or "alive",
-            }
-            for n, f in enumerate(unit.figures, start=1)
-        ],
+        "living": sum(1 for f in unit.figures if f.status == ALIVE),
+        "figures": figures,
         "negated": unit.negated,
         "revealed_markers": revealed,
-        "powers": [{"id": pw.id, "name": pw.name, "kind": pw.kind, "text": pw.text} for pw in card.powers],
+        # Names only: the cards' words are in the catalog (the control page's, `companion cards`), not
+        # in every update the TV and the phones receive.
+        "powers": [{"id": pw.id, "name": pw.name, "kind": pw.kind} for pw in card.powers],
     }
-
-
-def _stat(stats: Any, key: str) -> int:
-    return int(stats[key]) if isinstance(stats, dict) else int(getattr(stats, key))
 
 
 def _rolloff(state: State) -> dict[str, JSON] | None:
@@ -174,8 +167,12 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
     pool = acting_pool(cat, state)
     first = first_turns.power_of(cat, state)
     attackers = []
+    # What may be declared depends on the card, not on which of its figures: worked out once a card.
+    own: dict[UnitId, list[str]] = {}
     for fid in pool:
         card = cat.card(fid.unit.card)
+        if fid.unit not in own:
+            own[fid.unit] = [c for c in declarable(cat, state, fid, fid) if c.endswith("attacker")]
         specials = [
             {"id": pw.id, "name": pw.name, "not_general": pw.params.get("not_general")}
             for pw in card.powers_of("special-attack")
@@ -186,7 +183,7 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
                 "label": figure_label(cat, state, fid),
                 "attacked": fid.format() in turn.attackers,
                 "specials": specials,
-                "conditions": [c for c in declarable(cat, state, fid, fid) if c.endswith("attacker")],
+                "conditions": own[fid.unit],
             }
         )
     targets = []
@@ -194,18 +191,22 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
         if not opponents(state, turn.seat, other):
             continue
         for uid, unit in state.units_of(other):
-            for n in unit.living():
-                fid = uid.figure(n)
-                targets.append(
-                    {
-                        "id": fid.format(),
-                        "label": owned_label(cat, state, fid),
-                        "general": cat.card(uid.card).general,
-                        "conditions": [
-                            c for c in declarable(cat, state, None, fid) if not c.endswith("attacker")
-                        ],
-                    }
-                )
+            living = unit.living()
+            if not living:
+                continue
+            general = cat.card(uid.card).general
+            conditions = [
+                c for c in declarable(cat, state, None, uid.figure(1)) if not c.endswith("attacker")
+            ]
+            targets.extend(
+                {
+                    "id": uid.figure(n).format(),
+                    "label": owned_label(cat, state, uid.figure(n)),
+                    "general": general,
+                    "conditions": conditions,
+                }
+                for n in living
+            )
     return {
         "player": turn.seat,
         "marker": turn.marker + 1 if turn.marker >= 0 else None,
