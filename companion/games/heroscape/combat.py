@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine import Event
-from companion.games.heroscape.catalog import ArmyCard, Catalog, Power
+from companion.games.heroscape.catalog import ArmyCard, Catalog
 from companion.games.heroscape.common import (
     acting_pool,
     acting_unit,
     fail,
     figure_label,
-    markers_left,
     opponents,
     owned_label,
     power_active,
@@ -27,6 +26,7 @@ from companion.games.heroscape.common import (
     unit_label,
     who,
 )
+from companion.games.heroscape.dice import Parts, describe, parts_for, special_power, total
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.state import (
     D20,
@@ -42,210 +42,10 @@ from companion.games.heroscape.state import (
     set_figure,
 )
 
-HEIGHT_BONUS = {
-    "none": (0, 0),
-    "attacker": (1, 0),
-    "attacker-major": (2, 0),
-    "defender": (0, 1),
-    "defender-major": (0, 2),
-}
-"""Extra dice (attacker, defender) for a declared height advantage (rulebook, Height Advantage)."""
 MAJOR_FALL, MAJOR_FALL_DICE = 10, 3
 EXTREME_FALL, EXTREME_FALL_SURVIVES = 20, 19
 """Falling: a drop 10 levels more than the figure's height rolls three dice; 20 more, the d20, and the
 figure survives on 19 or 20."""
-ADJACENT = "adjacent"
-AURA = "aura"
-TERRAIN_ATTACKER = "swamp-water-attacker"
-TERRAIN_DEFENDER = "swamp-water-defender"
-CONDITIONS = {
-    ADJACENT: "The attacker is adjacent to the defender",
-    AURA: "The defender is within the defensive aura of a friendly figure",
-    TERRAIN_ATTACKER: "The attacker stands on swamp water",
-    TERRAIN_DEFENDER: "The defender stands on swamp water",
-}
-
-
-# ------------------------------------------------------------------------------------------- dice
-
-
-def aura_bonus(cat: Catalog, state: State, defender: FigureId) -> int:
-    """What the defender's side's defensive auras add (a figure's own aura never covers it)."""
-    bonus = 0
-    for uid, unit in state.units_of(defender.seat):
-        if not unit.alive or unit.negated or uid == defender.unit:
-            continue
-        for power in cat.card(uid.card).powers_of("defensive-aura"):
-            bonus = max(bonus, power.number("bonus", 1))
-    return bonus
-
-
-def thorian_holder(state: State, seat: int) -> bool:
-    """A figure of ``seat``'s army stands on the Glyph of Thorian ("your figures": the holder's army,
-    as Ulaniva's and Crevcor's "your Army"; a teammate's figures are not covered)."""
-    return any(
-        g.glyph == "thorian" and g.holder and not g.removed and FigureId.parse(g.holder).seat == seat
-        for g in state.glyphs
-    )
-
-
-def glyph_attack_bonus(cat: Catalog, state: State, attacker: FigureId) -> int:
-    card = cat.card(attacker.unit.card)
-    bonus = 0
-    for g in state.glyphs:
-        if g.removed or g.holder is None or FigureId.parse(g.holder).seat != attacker.seat:
-            continue
-        if (g.glyph == "ulaniva" and card.unique) or (g.glyph == "crevcor" and card.common):
-            bonus += 1
-    return bonus
-
-
-def concentrated(cat: Catalog, state: State, fid: FigureId) -> int:
-    """Concentrated Will: +1 while only one unrevealed order marker lies on the card."""
-    unit = state.unit(fid.unit)
-    power = cat.card(fid.unit.card).power("concentrated-will")
-    if unit is None or unit.negated or power is None:
-        return 0
-    return power.number("bonus", 1) if markers_left(state, fid.seat, fid.unit.format()) == 1 else 0
-
-
-def turn_bonus(cat: Catalog, state: State, attacker: FigureId) -> int:
-    """What a power added to the turn's figures' attack this turn (Stinger Drain on 10 or more)."""
-    turn = state.turn
-    if turn is None or not turn.attack_bonus or attacker.seat != turn.seat:
-        return 0
-    uid = acting_unit(state)
-    return turn.attack_bonus if uid is not None and uid.card == attacker.unit.card else 0
-
-
-def terrain_bonus(cat: Catalog, state: State, fid: FigureId, side: str) -> int:
-    unit = state.unit(fid.unit)
-    power = cat.card(fid.unit.card).power("terrain-bonus")
-    if unit is None or unit.negated or power is None:
-        return 0
-    return power.number(side, 0)
-
-
-def special_power(cat: Catalog, state: State, attacker: FigureId, special: str) -> Power:
-    if state.basic:
-        fail("The Basic Game has no special attacks")
-    unit = state.unit(attacker.unit)
-    power = next(
-        (p for p in cat.card(attacker.unit.card).powers_of("special-attack") if p.id == special), None
-    )
-    if power is None:
-        fail(f"{figure_label(cat, state, attacker)} has no special attack {special!r}")
-    if unit is not None and unit.negated:
-        fail(f"{figure_label(cat, state, attacker)}'s special powers are negated")
-    return power
-
-
-def dice_for(
-    cat: Catalog,
-    state: State,
-    attacker: FigureId,
-    defender: FigureId,
-    special: str | None,
-    height: str,
-    conditions: frozenset[str],
-) -> tuple[int, int]:
-    """(attack dice, defense dice) of a declared attack; refuses conditions that do not apply."""
-    check_conditions(cat, state, attacker, defender, special, conditions)
-    if state.basic and height.endswith("-major"):
-        fail("The Basic Game gives the higher figure one extra die, however high it stands")
-    size = cat.card(defender.unit.card).size
-    return (
-        attack_count(cat, state, attacker, size, special, height, conditions),
-        defense_count(cat, state, defender, height, conditions),
-    )
-
-
-def attack_count(
-    cat: Catalog,
-    state: State,
-    attacker: FigureId,
-    defender_size: str,
-    special: str | None,
-    height: str,
-    conditions: frozenset[str],
-) -> int:
-    """The attack dice: the card's Attack (or the special attack's own dice, which only the defender's
-    size may change), height, glyphs and powers. Depends on the defender only through its size."""
-    a_card = cat.card(attacker.unit.card)
-    up = HEIGHT_BONUS[height][0]
-    if special is not None:
-        # A special attack's own dice are never modified by height, glyphs or other powers.
-        power = special_power(cat, state, attacker, special)
-        by_size = power.params.get("by_size") or {}
-        return max(0, int(by_size.get(defender_size, power.number("attack"))))
-    if state.basic:
-        return max(0, a_card.basic["attack"] + up)
-    attack = a_card.attack + glyph_attack_bonus(cat, state, attacker) + concentrated(cat, state, attacker)
-    attack += turn_bonus(cat, state, attacker)
-    if TERRAIN_ATTACKER in conditions:
-        attack += terrain_bonus(cat, state, attacker, "attack")
-    return max(0, attack + up)
-
-
-def defense_count(
-    cat: Catalog, state: State, defender: FigureId, height: str, conditions: frozenset[str]
-) -> int:
-    """The defense dice: the card's Defense, height, auras and powers (the same whoever attacks; the
-    defender rolls them against a special attack too)."""
-    d_card = cat.card(defender.unit.card)
-    down = HEIGHT_BONUS[height][1]
-    if state.basic:
-        return max(0, d_card.basic["defense"] + down)
-    defense = d_card.defense + concentrated(cat, state, defender)
-    if AURA in conditions:
-        defense += aura_bonus(cat, state, defender)
-    if TERRAIN_DEFENDER in conditions:
-        defense += terrain_bonus(cat, state, defender, "defense")
-    return max(0, defense + down)
-
-
-def declarable(cat: Catalog, state: State, attacker: FigureId | None, defender: FigureId) -> list[str]:
-    """The conditions a player may declare for an attack on ``defender`` (by ``attacker``)."""
-    out = []
-    if not state.basic and adjacency_required(cat, state, defender):
-        out.append(ADJACENT)
-    if not state.basic and aura_bonus(cat, state, defender):
-        out.append(AURA)
-    if not state.basic and terrain_bonus(cat, state, defender, "defense"):
-        out.append(TERRAIN_DEFENDER)
-    if attacker is not None and not state.basic and terrain_bonus(cat, state, attacker, "attack"):
-        out.append(TERRAIN_ATTACKER)
-    return out
-
-
-def adjacency_required(cat: Catalog, state: State, defender: FigureId) -> bool:
-    """Normal attacks on ``defender`` must come from an adjacent figure (Thorian Speed, Glyph of Thorian)."""
-    if state.basic:
-        return False  # the Basic Game has neither special powers nor glyphs
-    unit = state.unit(defender.unit)
-    return (unit is not None and power_active(cat, unit, "thorian-speed")) or thorian_holder(
-        state, defender.seat
-    )
-
-
-def check_conditions(
-    cat: Catalog,
-    state: State,
-    attacker: FigureId,
-    defender: FigureId,
-    special: str | None,
-    conditions: frozenset[str],
-) -> None:
-    unknown = conditions - set(CONDITIONS)
-    if unknown:
-        fail(f"Unknown conditions: {', '.join(sorted(unknown))} (known: {', '.join(CONDITIONS)})")
-    allowed = set(declarable(cat, state, attacker, defender)) | {ADJACENT}
-    extra = conditions - allowed
-    if extra:
-        fail(f"That does not apply here: {', '.join(CONDITIONS[c] for c in sorted(extra))}")
-    if special is None and ADJACENT not in conditions and adjacency_required(cat, state, defender):
-        fail(f"{owned_label(cat, state, defender)} can only be attacked normally by an adjacent figure")
-
 
 # ---------------------------------------------------------------------------------------- declare
 
@@ -278,13 +78,15 @@ def declare_attack(
         fail(f"{_stopped_by(cat, state)}: {cat.card(attacker.unit.card).title} cannot attack this turn")
     card = cat.card(attacker.unit.card)
     turn = _use_attack(cat, state, turn, card, attacker, defender, special)
-    attack, defense = dice_for(cat, state, attacker, defender, special, height, conditions)
+    attack_parts, defense_parts = parts_for(cat, state, attacker, defender, special, height, conditions)
+    attack, defense = total(attack_parts), total(defense_parts)
     how = "" if special is None else f" ({special_power(cat, state, attacker, special).name})"
     ev.append(
         Event(
             "AttackDeclared",
             f"{owned_label(cat, state, attacker)} attacks {owned_label(cat, state, defender)}{how}: "
-            f"{attack} attack {_dice(attack)} against {defense} defense {_dice(defense)}",
+            f"{attack} attack {_dice(attack)} ({describe(attack_parts)}) against "
+            f"{defense} defense {_dice(defense)} ({describe(defense_parts)})",
             {
                 "attacker": attacker.format(),
                 "defender": defender.format(),
@@ -294,7 +96,20 @@ def declare_attack(
         )
     )
     state = evolve(state, turn=replace(turn, step="attack"))
-    return push(state, PendingAttack(attacker.format(), defender.format(), special, attack, defense))
+    pending = PendingAttack(
+        attacker.format(),
+        defender.format(),
+        special,
+        attack,
+        defense,
+        attack_parts=_frozen(attack_parts),
+        defense_parts=_frozen(defense_parts),
+    )
+    return push(state, pending)
+
+
+def _frozen(parts: Parts) -> tuple[tuple[str, int], ...]:
+    return tuple(parts)
 
 
 def _stopped_by(cat: Catalog, state: State) -> str:
@@ -476,17 +291,8 @@ def resolve(
     defender = FigureId.parse(pending.defender)
     hits = max(0, skulls - shields)
     name = owned_label(cat, state, defender)
-    skulls_said = _count(skulls, "skull")
-    if pending.kind == "attack" and state.basic:
-        wounds = hits and 1
-        verb = f"{skulls_said} against {_count(shields, 'shield')}, " + ("destroyed" if hits else "blocked")
-    elif pending.kind == "attack":
-        wounds = hits
-        outcome = _count(wounds, "wound") if wounds else "blocked"
-        verb = f"{skulls_said} against {_count(shields, 'shield')}, {outcome}"
-    else:
-        wounds = hits
-        verb = f"{skulls_said}, {_count(wounds, 'wound') if wounds else 'no wound'}"
+    wounds = (hits and 1) if pending.kind == "attack" and state.basic else hits
+    verb = outcome_text(pending.kind, state.basic, pending.defense_dice, skulls, shields, wounds)
     ev.append(
         Event("AttackResolved", f"{name}: {verb}", {"skulls": skulls, "shields": shields, "wounds": wounds})
     )
@@ -507,8 +313,23 @@ def resolve(
         wounds,
         destroyed,
         pending.kind,
+        pending.attack_parts,
+        pending.defense_parts,
     )
     return evolve(state, last_attack=last)
+
+
+def outcome_text(kind: str, basic: bool, defense_dice: int, skulls: int, shields: int, wounds: int) -> str:
+    """ "3 skulls against 1 shield, 2 wounds", "2 skulls against 2 shields, all blocked", "no skull,
+    nothing to block" (whatever the shields), "1 skull, 1 wound" (a fall: no defense dice)."""
+    if skulls == 0:
+        return "no skull, nothing to block" if kind == "attack" and defense_dice else "no skull, no wound"
+    against = f"{_count(skulls, 'skull')} against {_count(shields, 'shield')}"
+    if kind != "attack" or defense_dice == 0:
+        return f"{_count(skulls, 'skull')}, {_count(wounds, 'wound')}"
+    if basic:
+        return f"{against}, " + ("destroyed" if wounds else "all blocked")
+    return f"{against}, " + (_count(wounds, "wound") if wounds else "all blocked")
 
 
 # --------------------------------------------------------------------------------- wounds, deaths
@@ -521,17 +342,18 @@ def wound(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event]
     if figure is None or not figure.alive or count <= 0:
         return state, False
     life = cat.card(fid.unit.card).life
-    total = figure.wounds + count
-    if total >= life:
+    carried = figure.wounds + count
+    if carried >= life:
         return destroy(cat, state, fid, ev), True
     ev.append(
         Event(
             "Wounded",
-            f"{owned_label(cat, state, fid)} has {_count(total, 'wound')} (Life {life})",
-            {"figure": fid.format(), "wounds": total},
+            f"{owned_label(cat, state, fid)} has {_count(carried, 'wound')}: "
+            f"{life - carried} of {life} life left",
+            {"figure": fid.format(), "wounds": carried},
         )
     )
-    return set_figure(state, fid, Figure(total, figure.status)), False
+    return set_figure(state, fid, Figure(carried, figure.status)), False
 
 
 def heal(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event]) -> State:

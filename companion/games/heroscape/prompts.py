@@ -39,7 +39,7 @@ from companion.games.heroscape.actions import (
 )
 from companion.games.heroscape.armies import affordable, army_points, own_cards
 from companion.games.heroscape.catalog import Catalog, Scenario
-from companion.games.heroscape.combat import ADJACENT, EXTREME_FALL, MAJOR_FALL, adjacency_required
+from companion.games.heroscape.combat import EXTREME_FALL, MAJOR_FALL
 from companion.games.heroscape.common import (
     acting_pool,
     acting_unit,
@@ -50,6 +50,7 @@ from companion.games.heroscape.common import (
     unit_label,
     who,
 )
+from companion.games.heroscape.dice import ADJACENT, adjacency_required
 from companion.games.heroscape.disputes import TOPICS, can_start, topics
 from companion.games.heroscape.glyphs import nilrend_targets, ored_targets, wannok_victims
 from companion.games.heroscape.ids import FigureId, UnitId

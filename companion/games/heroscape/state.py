@@ -112,6 +112,9 @@ class PendingAttack:
     attack_faces: tuple[str, ...] = ()
     kind: str = "attack"
     """"attack", "leaving" (leaving engagement: one die, no defense) or "fall" (the drop's dice)."""
+    attack_parts: tuple[tuple[str, int], ...] = ()
+    defense_parts: tuple[tuple[str, int], ...] = ()
+    """Where the dice come from: ("Attack", 3), ("height advantage", 1), ("Glyph of Ulaniva", 1)..."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +226,8 @@ class LastAttack:
     wounds: int
     destroyed: bool
     kind: str = "attack"
+    attack_parts: tuple[tuple[str, int], ...] = ()
+    defense_parts: tuple[tuple[str, int], ...] = ()
 
 
 Step = PendingAttack | D20 | Ask | Contest

@@ -12,7 +12,7 @@ from companion.engine import JSON, PlayerId, Prompt
 from companion.games.heroscape import first_turns
 from companion.games.heroscape.armies import army_points
 from companion.games.heroscape.catalog import Catalog, Scenario
-from companion.games.heroscape.combat import CONDITIONS, declarable
+from companion.games.heroscape.combat import outcome_text
 from companion.games.heroscape.common import (
     acting_pool,
     figure_label,
@@ -22,6 +22,7 @@ from companion.games.heroscape.common import (
     unit_label,
     who,
 )
+from companion.games.heroscape.dice import CONDITIONS, declarable
 from companion.games.heroscape.disputes import TOPICS, can_start, settled, topics
 from companion.games.heroscape.forecast import attack_dice
 from companion.games.heroscape.ids import FigureId, UnitId
@@ -260,6 +261,11 @@ def _last_attack(cat: Catalog, state: State) -> dict[str, JSON] | None:
         "shields": last.shields,
         "wounds": last.wounds,
         "destroyed": last.destroyed,
+        "attack_parts": [[what, n] for what, n in last.attack_parts],
+        "defense_parts": [[what, n] for what, n in last.defense_parts],
+        "outcome": outcome_text(
+            last.kind, state.basic, last.defense_dice, last.skulls, last.shields, last.wounds
+        ),
     }
 
 
@@ -284,6 +290,8 @@ def _pending(cat: Catalog, state: State) -> dict[str, JSON] | None:
         "attack_faces": list(top.attack_faces),
         "skulls": top.skulls,
         "odds": odds(top.attack_dice, top.defense_dice) if top.kind == "attack" else None,
+        "attack_parts": [[what, n] for what, n in top.attack_parts],
+        "defense_parts": [[what, n] for what, n in top.defense_parts],
     }
 
 
