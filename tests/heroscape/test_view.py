@@ -232,3 +232,21 @@ def test_no_skull_reads_nothing_to_block_and_a_wound_says_the_life_left() -> Non
     assert "Ben's Tor-Kul-Na: 2 skulls against 1 shield, 1 wound" in texts
     assert "Ben's Tor-Kul-Na has 1 wound: 5 of 6 life left" in texts
     assert public(state)["last_attack"]["outcome"] == "2 skulls against 1 shield, 1 wound"
+
+
+def test_the_views_figure_labels_are_the_engines() -> None:
+    """The TV's and phones' names of figures are the ones the events use (figure_label)."""
+    from companion.games.heroscape.common import figure_label
+    from companion.games.heroscape.ids import FigureId
+
+    from .rules_support import CAT
+
+    state = battle(
+        [["marro-stingers", "marro-stingers", "shiori"], ["marrden-nagrubs", "tor-kul-na"]],
+        [("0:shiori",) * 4, ("1:tor-kul-na",) * 4],
+    )
+    shown = public(state)
+    labels = {f["id"]: f["label"] for p in shown["players"] for u in p["army"] for f in u["figures"]}
+    assert labels["0:marro-stingers#2/3"] == "Stingers 6" and labels["0:shiori/1"] == "Shiori"
+    for figure, label in labels.items():
+        assert label == figure_label(CAT, state, FigureId.parse(figure))

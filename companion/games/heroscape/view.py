@@ -113,10 +113,17 @@ def _unit(cat: Catalog, state: State, uid: UnitId, unit: Unit) -> dict[str, JSON
     side = state.sides[uid.seat] if uid.seat < state.seats else None
     if side is not None and side.markers is not None:
         revealed = [MARKERS[i] for i in range(3) if side.revealed[i] and side.markers[i] == me]
-    figures = []
-    for n, f in enumerate(unit.figures, start=1):
-        label = figure_label(cat, state, FigureId(uid, n))
-        figures.append({"id": f"{me}/{n}", "label": label, "wounds": f.wounds, "status": f.status or "alive"})
+    # Labels as figure_label gives them, without asking it figure by figure (every view, every card).
+    first = (uid.copy - 1) * card.figures
+    figures = [
+        {
+            "id": f"{me}/{n}",
+            "label": card.short if card.hero else f"{card.short} {first + n}",
+            "wounds": f.wounds,
+            "status": f.status or "alive",
+        }
+        for n, f in enumerate(unit.figures, start=1)
+    ]
     return {
         "unit": me,
         "card": card.id,
@@ -136,9 +143,8 @@ def _unit(cat: Catalog, state: State, uid: UnitId, unit: Unit) -> dict[str, JSON
         "figures": figures,
         "negated": unit.negated,
         "revealed_markers": revealed,
-        # Names only: the cards' words are in the catalog (the control page's, `companion cards`), not
+        # No powers: the cards' words are in the catalog (the control page's, `companion cards`), not
         # in every update the TV and the phones receive.
-        "powers": [{"id": pw.id, "name": pw.name, "kind": pw.kind} for pw in card.powers],
     }
 
 
@@ -165,8 +171,11 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
     turn = state.turn
     if turn is None:
         return None
-    pool = acting_pool(cat, state)
     first = first_turns.power_of(cat, state)
+    # The phone's forms (attack, leaving engagement, fall, glyph) are offered while the turn waits for
+    # its player: not while a roll or a question is pending, nor once the turn is ending.
+    open_forms = not state.stack and turn.step not in ("ending", "after")
+    pool = acting_pool(cat, state) if open_forms else []
     attackers = []
     # What may be declared depends on the card, not on which of its figures: worked out once a card.
     own: dict[UnitId, list[str]] = {}
@@ -188,7 +197,7 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
             }
         )
     targets = []
-    for other in range(state.seats):
+    for other in range(state.seats) if open_forms else ():
         if not opponents(state, turn.seat, other):
             continue
         for uid, unit in state.units_of(other):
