@@ -135,6 +135,18 @@ def attack_dice(state: State) -> int:
     return act(state, "attack", **STING).top.attack_dice  # type: ignore[union-attr]
 
 
+def test_the_d20_prompt_says_what_each_roll_does() -> None:
+    prompt = GAME.prompt(act(stinger_turn(), "power", **DRAIN))
+    assert prompt is not None and prompt.text == (
+        "Ben: roll the d20 for Stinger Drain (1-4: a Stinger is destroyed and none attacks this turn; "
+        "10 or higher: +1 attack)"
+    )
+    prompt = GAME.prompt(act(tor_turn(), "power", **STOMP, target="0:shiori"))
+    assert prompt is not None and prompt.text == (
+        "Ben: roll the d20 for Trample Stomp (8 or higher wounds it; lower, and the movement ends)"
+    )
+
+
 def test_stinger_drain_10_or_more_adds_1_to_the_attack() -> None:
     """'If you roll a 10 or higher, add 1 to the attack value of this card.'"""
     assert attack_dice(stinger_turn()) == 3

@@ -54,7 +54,7 @@ from companion.games.heroscape.dice import ADJACENT, adjacency_required
 from companion.games.heroscape.disputes import TOPICS, can_start, topics
 from companion.games.heroscape.glyphs import nilrend_targets, ored_targets, wannok_victims
 from companion.games.heroscape.ids import FigureId, UnitId
-from companion.games.heroscape.powers import drain_victims, rebirth_cards, targets, usable_power
+from companion.games.heroscape.powers import drain_victims, rebirth_cards, targets, usable_power, works_on
 from companion.games.heroscape.rounds import basic_seat, must_place, playing_seats
 from companion.games.heroscape.state import D20 as D20Step
 from companion.games.heroscape.state import MARKERS, Ask, Contest, PendingAttack, State
@@ -132,7 +132,7 @@ def _attack_prompt(cat: Catalog, state: State, step: PendingAttack) -> Prompt:
 def _d20_text(cat: Catalog, state: State, step: D20Step) -> str:
     name = who(state, step.seat)
     texts = {
-        "power": f"roll the d20 (it works on {step.threshold} or higher)",
+        "power": f"roll the d20 for {_power_said(cat, step)}",
         "glyph": f"roll the d20 for the {cat.glyph(step.source).title} "
         f"(it works on {step.threshold} or higher)"
         if cat.has_glyph(step.source)
@@ -143,6 +143,17 @@ def _d20_text(cat: Catalog, state: State, step: D20Step) -> str:
         "wannok": "roll the d20 for the Glyph of Wannok",
     }
     return f"{name}: {texts.get(step.purpose, 'roll the d20')}"
+
+
+def _power_said(cat: Catalog, step: D20Step) -> str:
+    """ "Stinger Drain (1-4: a Stinger is destroyed ...; 10 or higher: +1 attack)"."""
+    if step.purpose != "power":
+        return ""  # the texts are all worked out, only the step's purpose's is said
+    card = cat.card(UnitId.parse(step.unit).card)
+    power = next((p for p in card.powers if p.id == step.source), None)
+    if power is None:
+        return f"the power (it works on {step.threshold} or higher)"
+    return f"{power.name} ({works_on(power)})"
 
 
 def _rolloff_prompt(state: State) -> Prompt:
