@@ -165,6 +165,7 @@ def test_stinger_drain_1_to_4_destroys_a_stinger_and_no_attack_this_turn() -> No
     assert not alive(state, "1:marro-stingers/3") and alive(state, "1:marro-stingers/1")
     assert "cannot attack" in refused(state, "attack", **STING)
     assert not [a for a in GAME.legal_actions(state) if a.kind == "attack"]
+    assert GAME.view(state)["turn"]["attackers"] == []  # the phone offers no attack form
 
 
 def test_stinger_drain_after_moving_before_attacking_once() -> None:

@@ -179,7 +179,7 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
     attackers = []
     # What may be declared depends on the card, not on which of its figures: worked out once a card.
     own: dict[UnitId, list[str]] = {}
-    for fid in pool:
+    for fid in pool if not turn.no_attack else ():  # Stinger Drain's 1-4: no attack this turn
         card = cat.card(fid.unit.card)
         if fid.unit not in own:
             own[fid.unit] = [c for c in declarable(cat, state, fid, fid) if c.endswith("attacker")]
