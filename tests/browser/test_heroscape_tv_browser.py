@@ -177,6 +177,13 @@ def test_an_attack_declared_on_a_phone_shows_its_odds_then_its_dice_on_the_tv(
     wait_for_seq(page, table.session.view()["seq"])
     assert re.search(r"\d+% to wound", page.locator(".hs-attack").inner_text())
     assert page.locator(".hs-attack .hs-die-waiting").count() == 3
+    # The odds say which modifiers the dice include.
+    assert page.locator(".hs-dice-parts").first.inner_text() == "Attack 2 · +1 height advantage"
+    assert "Attack dice: Attack 2, +1 height advantage" in grotsnik.locator(".hs-odds-parts").inner_text()
+    # Two armies of two cards: the rows grow into the panels, two large lines each.
+    assert page.locator(".hs-cards.is-compact").count() == 0
+    heights = page.locator(".hs-card").evaluate_all("(rows) => rows.map(r => r.offsetHeight)")
+    assert min(heights) >= 96, heights
     # Three combat dice entered on the phone by counting faces: 2 skulls, 1 blank.
     counter = grotsnik.locator(".facecount-row")
     counter.filter(has_text="skull").locator("button:has-text('+')").click()
@@ -190,10 +197,18 @@ def test_an_attack_declared_on_a_phone_shows_its_odds_then_its_dice_on_the_tv(
     seq = accepted(table, {"kind": "roll", "player": 1, "die": "combat", "faces": ["shield"] + ["blank"] * 4})
     wait_for_seq(page, seq)
     assert page.locator(".hs-attack h2").inner_text().lower() == "last attack"
-    assert page.locator(".hs-result").inner_text() == "2 vs 1: 1 wound"
+    assert page.locator(".hs-result").inner_text() == "2 skulls against 1 shield, 1 wound"
     assert page.locator('.hs-card[data-unit="1:tor-kul-na"] .hs-life.is-wounded').count() == 1
+    row = page.locator('.hs-card[data-unit="1:tor-kul-na"] .hs-stats').inner_text()
+    assert row == "Attack 6 · Defense 5 · 5 of 6 life"  # as the event says: "5 of 6 life left"
     assert small_or_clipped(page) == []
     page.screenshot(path=str(artifacts / "heroscape-tv.png"))
+    small = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    small.goto(f"{table.url}/")
+    wait_for_seq(small, seq)
+    assert small_or_clipped(small) == []  # the same 1080p layout, scaled: nothing cut or too small
+    small.screenshot(path=str(artifacts / "heroscape-tv-720.png"))
+    small.context.close()
     grotsnik.context.close()
 
 
@@ -334,6 +349,9 @@ def test_the_attack_form_shows_the_engines_odds_while_it_is_filled_in(browser, t
     )
     seen = live_odds(grotsnik)
     assert same_odds(seen, cli_odds(4, 5)), seen
+    included = grotsnik.locator(".hs-odds-live .hs-odds-parts").inner_text()
+    assert "Attack dice: Attack 2, +1 height advantage, +1 Swamp Water Strength" in included
+    assert "Defense dice: Defense 5" in included
     assert seen["text"].startswith(f"4 attack vs 5 defense: {cli_odds(4, 5)['p_at_least_one'] * 100:.1f}%")
     grotsnik.screenshot(path=str(artifacts / "heroscape-phone-live-odds.png"))
     grotsnik.click("#hs-declare")

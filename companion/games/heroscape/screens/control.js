@@ -153,10 +153,15 @@
     var attacker = attackers.filter(function (a) { return a.id === form.attacker; })[0] || attackers[0];
     var kinds = [["", "Normal attack"]].concat(attacker.specials.map(function (s) { return [s.id, s.name]; }));
     details.appendChild(labelled(ctx, "With", select(ctx, "special", kinds, ctx.redraw)));
-    details.appendChild(labelled(ctx, "Target", select(ctx, "target", turn.targets.map(function (t) { return [t.id, t.label]; }), ctx.redraw)));
+    // A special attack that may not target some figures (Pistol Fire: never one who follows Jandar)
+    // offers only the others.
+    var power = attacker.specials.filter(function (s) { return s.id === form.special; })[0];
+    var targets = turn.targets.filter(function (t) { return !power || !power.not_general || t.general !== power.not_general; });
+    if (!targets.length) targets = turn.targets;
+    details.appendChild(labelled(ctx, "Target", select(ctx, "target", targets.map(function (t) { return [t.id, t.label]; }), ctx.redraw)));
     var heights = HEIGHTS.filter(function (h) { return !dice || dice.heights.indexOf(h[0]) >= 0; });
     details.appendChild(labelled(ctx, "Height advantage", select(ctx, "height", heights, ctx.redraw)));
-    var target = turn.targets.filter(function (t) { return t.id === form.target; })[0] || turn.targets[0];
+    var target = targets.filter(function (t) { return t.id === form.target; })[0] || targets[0];
     var labels = {};
     (game.conditions || []).forEach(function (c) { labels[c.id] = c.label; });
     var checks = [];
@@ -333,7 +338,12 @@
     return { attack: attack, defense: defense, p_at_least_one: 1 - dist[0], expected: expected, distribution: dist };
   }
 
-  function oddsLines(ctx, box, o) {
+  function describe(parts) {
+    // "Attack 3, +1 height advantage, +1 Glyph of Ulaniva": the card's number, then each modifier.
+    return (parts || []).map(function (p, i) { return i === 0 ? p[0] + " " + p[1] : (p[1] > 0 ? "+" : "") + p[1] + " " + p[0]; }).join(", ");
+  }
+
+  function oddsLines(ctx, box, o, attackParts, defenseParts) {
     var line = ctx.el("p", "hs-odds", o.attack + " attack vs " + o.defense + " defense: " +
       (o.p_at_least_one * 100).toFixed(1) + "% to wound, " + o.expected.toFixed(2) + " wounds expected");
     line.dataset.attack = o.attack;
@@ -342,6 +352,14 @@
     line.dataset.expected = o.expected;
     line.dataset.distribution = JSON.stringify(o.distribution);
     box.appendChild(line);
+    // Which modifiers the dice include (height, glyphs, Concentrated Will, auras...), as the engine
+    // counts them: the odds are of exactly these dice.
+    if (attackParts && defenseParts) {
+      var parts = ctx.el("p", "hs-odds-parts");
+      parts.appendChild(ctx.el("span", null, "Attack dice: " + describe(attackParts)));
+      parts.appendChild(ctx.el("span", null, "Defense dice: " + describe(defenseParts)));
+      box.appendChild(parts);
+    }
     // The whole distribution: how likely each number of wounds is.
     box.appendChild(ctx.el("p", "hs-odds-table", o.distribution.map(function (p, w) {
       return w + " " + (w === 1 ? "wound" : "wounds") + " " + (p * 100).toFixed(1) + "%";
@@ -360,16 +378,20 @@
       return box;
     }
     var key = function (own) { return chosen.filter(function (c) { return own.indexOf(c) >= 0; }).sort().join("+"); };
-    var attack = bySize[defender.size][height][key(attacker.conditions)];
-    var defense = defender.dice[height][key(defender.conditions)];
-    oddsLines(ctx, box, woundOdds(attack, defense, dice.faces));
+    var mine = key(attacker.conditions);
+    var theirs = key(defender.conditions);
+    var attack = bySize[defender.size][height][mine];
+    var defense = defender.dice[height][theirs];
+    var attackParts = attacker.parts && attacker.parts[special][defender.size][height][mine];
+    var defenseParts = defender.parts && defender.parts[height][theirs];
+    oddsLines(ctx, box, woundOdds(attack, defense, dice.faces), attackParts, defenseParts);
     return box;
   }
 
   function odds(box, game) {
     var pending = game.pending_attack;
     if (!pending || !pending.odds) return;
-    oddsLines(TableControl.ctx, box, pending.odds);
+    oddsLines(TableControl.ctx, box, pending.odds, pending.attack_parts, pending.defense_parts);
   }
 
   // --------------------------------------------------------------------------------- corrections
