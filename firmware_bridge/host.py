@@ -101,11 +101,15 @@ class HostProtocol:
                 self._count("unknown_versions")
             else:
                 self._count("corrupt")
-        # One cumulative ACK per batch read covers every event in it (and repeats a duplicate ACK
-        # when the batch held only duplicates or a gap): half the frames of one ACK per event.
+                # A NAK: the damaged frame may have been an event, so say at once what we hold and
+                # the device re-sends what is missing instead of waiting for its timer.
+                if self.status.state is LinkState.CONNECTED:
+                    self._ack_due = True
+        # One cumulative ACK per batch read covers every event in it, and its bitmap names the
+        # events held after a gap: half the frames of one ACK per event.
         if self._ack_due and self._rx is not None and self._boot_id is not None:
             self._ack_due = False
-            self._send_message(m.Ack(self._rx.last_delivered, self._boot_id))
+            self._send_message(m.Ack(self._rx.last_delivered, self._boot_id, self._rx.held_bitmap()))
 
     def _frame(self, frame: Frame) -> None:
         now = self._clock()

@@ -186,25 +186,30 @@ class Battery:
 
 @dataclass(frozen=True)
 class Ack:
-    """Host → device: every event of boot ``boot_id`` up to and including ``seq`` arrived in order.
+    """Host → device: every event of boot ``boot_id`` up to and including ``seq`` arrived in order,
+    and the host holds event ``seq + 2 + i`` (after the gap at ``seq + 1``) for each bit i of ``held``.
 
     Cumulative. The boot id makes a device that restarted ignore ACKs meant for its previous life.
+    ``held`` (selective acknowledgement) lets the device re-send only what is missing.
     """
 
     TYPE: ClassVar[MsgType] = MsgType.ACK
     seq: int
     boot_id: int
+    held: int = 0
 
     def __post_init__(self) -> None:
         _check(0 <= self.seq <= 0xFFFF and 0 <= self.boot_id <= 0xFFFFFFFF, "seq/boot_id range")
+        _check(0 <= self.held <= 0xFFFFFFFF, "held bitmap range")
 
     def to_payload(self) -> bytes:
-        return struct.pack(">HI", self.seq, self.boot_id)
+        return struct.pack(">HII", self.seq, self.boot_id, self.held)
 
     @classmethod
     def from_payload(cls, payload: bytes) -> Self:
         c = _Cursor(payload)
-        return cls(c.u16(), c.u32())
+        seq, boot_id = c.u16(), c.u32()
+        return cls(seq, boot_id, c.u32() if len(payload) >= 10 else 0)
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,11 @@ class VirtualSettings:
     buttons: tuple[int, ...] = (0, 1)
     device_id: str = "virtual-table"
     firmware: tuple[int, int, int] = (0, 1, 0)
-    window: int = 16
+    window: int = 32
     rto_ms: int = 50
+    """Retransmit timeout before the first round trip is measured (then srtt + 4 rttvar)."""
+    rto_min_ms: int = 10
+    rto_max_ms: int = 250
     heartbeat_ms: int = 500
     hello_ms: int = 1000
     outbox_limit: int = 4096
@@ -304,6 +307,8 @@ class VirtualTable:
             s.outbox_limit,
             self._led,
             self.identified.append,
+            rto_min_ms=s.rto_min_ms,
+            rto_max_ms=s.rto_max_ms,
         )
 
     def _snapshot(self) -> tuple[list[tuple[int, list[bytes]]], list[tuple[int, int, int]]]:

@@ -108,6 +108,38 @@ def test_gap_holds_later_events_and_repeats_the_last_ack() -> None:
     assert h.acks == [6, 8]
 
 
+def test_the_ack_names_every_event_held_after_the_gap() -> None:
+    h = Harness()
+    h.hello(next_seq=65534)
+    for seq in (65535, 1, 2, 30, 31):  # 65534 is missing; 31 is past what the bitmap covers
+        h.device(m.DieRolled(0, 6, 1), seq)
+    last = [msg for msg in h.sent if isinstance(msg, m.Ack)][-1]
+    # bit i: event 65534 + 1 + i is held (across the wrap: 65535 is bit 0, 0 would be bit 1)
+    assert (last.seq, last.held) == (65533, 1 << 0 | 1 << 2 | 1 << 3 | 1 << 31)
+    h.device(m.DieRolled(0, 6, 1), 65534)
+    h.device(m.DieRolled(0, 6, 1), 0)
+    last = [msg for msg in h.sent if isinstance(msg, m.Ack)][-1]
+    assert (last.seq, last.held) == (2, 1 << 26 | 1 << 27)  # 30 and 31 after the gap at 3
+
+
+def test_a_corrupt_frame_is_answered_at_once_with_what_the_host_holds() -> None:
+    """A NAK: the damaged frame may have been an event, so the device hears now what is missing."""
+    h = Harness()
+    h.hello(next_seq=10)
+    h.device(m.DieRolled(0, 6, 4), 11)  # 10 was lost
+    wire = bytearray(m.to_frame(m.DieRolled(0, 6, 2), 12).encode())
+    wire[5] ^= 0x01
+    h.host.receive(bytes(wire))
+    acks = [msg for msg in h.sent if isinstance(msg, m.Ack)]
+    assert [(a.seq, a.held) for a in acks] == [(9, 0b1), (9, 0b1)]
+
+
+def test_no_nak_before_hello() -> None:
+    h = Harness()
+    h.host.receive(b"\x05garbage\x00")
+    assert h.acks == [] and h.host.status.counters.corrupt == 1
+
+
 def test_sequence_wraps() -> None:
     h = Harness()
     h.hello(next_seq=65535)
@@ -192,7 +224,7 @@ def test_corrupt_unknown_version_and_unknown_type_are_counted_and_skipped() -> N
     h.device(m.DieRolled(0, 6, 2), 1)
     counters = h.host.status.counters
     assert (counters.corrupt, counters.unknown_versions, counters.unknown_types) == (1, 1, 2)
-    assert h.acks == [0, 1]
+    assert h.acks == [65535, 0, 1]  # the corrupt frame is answered at once (a NAK), see below
     assert [o.face for o in h.observed] == [2]
 
 

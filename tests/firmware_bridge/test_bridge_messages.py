@@ -30,7 +30,7 @@ MESSAGES = {
     ),
     m.Heartbeat: st.builds(m.Heartbeat, u32),
     m.Battery: st.builds(m.Battery, u16, u8),
-    m.Ack: st.builds(m.Ack, u16, u32),
+    m.Ack: st.builds(m.Ack, u16, u32, u32),
     m.TagPresent: st.builds(m.TagPresent, u8, uids),
     m.TagRemoved: st.builds(m.TagRemoved, u8, uids),
     m.DieRolled: st.builds(m.DieRolled, u8, u8, st.integers(1, 255)),
@@ -148,7 +148,7 @@ def test_firmware_state_payload(report: m.StateReport) -> None:
 
 @given(MESSAGES[m.Ack], MESSAGES[m.Led], MESSAGES[m.Identify])
 def test_firmware_parses_host_commands(ack: m.Ack, led: m.Led, identify: m.Identify) -> None:
-    assert tuple(tcproto.parse_ack(ack.to_payload())) == (ack.seq, ack.boot_id)
+    assert tuple(tcproto.parse_ack(ack.to_payload())) == (ack.seq, ack.boot_id, ack.held)
     assert tcproto.parse_led(led.to_payload()) == (led.led, led.pattern, led.rgb)
     assert tcproto.parse_identify(identify.to_payload()) == identify.duration_ms
 
