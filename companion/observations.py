@@ -33,12 +33,17 @@ class TagGone:
 
 @dataclass(frozen=True)
 class DieRolled:
+    """A die came to rest. The device says which of its dice and which face, never what the face shows:
+    the table's ``[table.dice]`` names the die (``"cube"``, ``"d20"``) and the dice data maps the face
+    to the game's symbol (``companion.dice``)."""
+
     die: DieId
-    kind: str
-    """The die's kind as the device names it (``"cube"``, ``"d6"``, ``"d20"``, ``"heroscape-combat"``)."""
+    """The device's number for the die."""
     face: int
-    """The face index the device read (1-based), mapped to game symbols by data."""
+    """The face index the device read (1-based)."""
     at: float
+    faces: int | None = None
+    """How many faces the device says the die has (None: it does not say)."""
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,13 @@ from companion.observations import (
 )
 from firmware_bridge import messages as m
 from firmware_bridge.errors import FrameError, PayloadError, UnknownMessageError, UnknownVersionError
-from firmware_bridge.frames import Frame, FrameReader
+from firmware_bridge.frames import VERSION, Frame, FrameReader
 from firmware_bridge.reliability import Receiver, Verdict
 from firmware_bridge.status import DeviceStatus, LinkState
 
 log = logging.getLogger(__name__)
+
+VERSION_ERROR_PREFIX = "the board speaks serial protocol"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class HostProtocol:
         self._last_frame = 0.0
         self._next_resync = 0.0
         self._tx_seq = 0
+        self._faces: dict[int, int] = {}
+        """Faces of each die, from the HELLO (the table's dice data says what they show)."""
         self.changed = True
         """Set when the status changed; ``HostLink`` clears it when it reports."""
         self.state_changed = True
@@ -99,6 +103,7 @@ class HostProtocol:
                 self._frame(item)
             elif isinstance(item, UnknownVersionError):
                 self._count("unknown_versions")
+                self._wrong_version(item.version)
             else:
                 self._count("corrupt")
                 # A NAK: the damaged frame may have been an event, so say at once what we hold and
@@ -143,6 +148,9 @@ class HostProtocol:
                 "device %s firmware %s boot %08X", hello.device_id, hello.firmware_version, hello.boot_id
             )
         self.status.hello = hello
+        self._faces = {d.die: d.faces for d in hello.dice if d.faces}
+        if self.status.error is not None and self.status.error.startswith(VERSION_ERROR_PREFIX):
+            self.status.error = None
         self.greeted = True
         self._set_state(LinkState.CONNECTED)
 
@@ -167,6 +175,19 @@ class HostProtocol:
                 self._bad(exc)
         self._ack_due = True
 
+    def _wrong_version(self, version: int) -> None:
+        """Intact frames of another protocol: the board needs other firmware (or we are too old)."""
+        if version < VERSION:
+            advice = "copy the firmware in firmware_bridge/firmware onto the board (its README: Flashing)"
+        else:
+            advice = "update the companion"
+        error = f"{VERSION_ERROR_PREFIX} {version} and this companion speaks {VERSION}: {advice}"
+        if self.status.error != error:
+            log.warning("%s", error)
+            self.status.error = error
+            self.state_changed = True
+        self.changed = True
+
     def _bad(self, exc: FrameError) -> None:
         self._count("unknown_types" if isinstance(exc, UnknownMessageError) else "bad_payloads")
         if isinstance(exc, PayloadError):
@@ -184,7 +205,7 @@ class HostProtocol:
             self._observe(TagSeen(ReaderId(msg.reader), uid_hex(msg.uid), at))
         elif isinstance(msg, m.DieRolled):
             self.status.dice[msg.die] = msg.face
-            self._observe(DieRolled(DieId(msg.die), m.die_kind_name(msg.kind), msg.face, at))
+            self._observe(DieRolled(DieId(msg.die), msg.face, at, self._faces.get(msg.die)))
         elif isinstance(msg, m.Button):
             if msg.pressed:
                 self._observe(ButtonPressed(ButtonId(str(msg.button)), msg.device_ms / 1000.0, "firmware"))

@@ -16,7 +16,7 @@ except ImportError:  # CPython: our clock is a plain monotonic millisecond count
         return a - b
 
 
-VERSION = 1
+VERSION = 2  # 2: dice by number of faces (no die kinds on the wire), the ACK's held bitmap
 MAX_FRAME = 512  # decoded bytes (header + payload + CRC); the reader drops anything longer
 
 # Message types. 0x01-0x0F: device control (unsequenced); 0x10-0x3F: device events (reliable,
@@ -43,9 +43,6 @@ RELIABLE_LAST = 0x3F
 STATE_HELLO = 0
 STATE_RESYNC = 1
 STATE_OVERFLOW = 2
-
-# Die kinds on the wire (u8) and the names the host reports.
-DIE_KINDS = {1: "d4", 2: "d6", 3: "d8", 4: "d10", 5: "d12", 6: "d20", 7: "cube", 8: "heroscape-combat"}
 
 UID_LENGTHS = (4, 7, 10)
 
@@ -188,11 +185,13 @@ def uid_field(uid):
 
 
 def hello_payload(firmware, boot_id, next_seq, device_id, readers, dice, buttons):
+    """dice: [(die, faces), ...]: each die's number and how many faces it has (0: not known). What
+    the faces show is the host's data, never the device's: the protocol names no game's dice."""
     name = device_id.encode()[:32]
     out = struct.pack(">BBBIH", firmware[0], firmware[1], firmware[2], boot_id, next_seq)
     out += bytes([len(name)]) + name + bytes([readers, len(dice)])
-    for die, kind in dice:
-        out += bytes([die, kind])
+    for die, faces in dice:
+        out += bytes([die, faces])
     return out + bytes([len(buttons)]) + bytes(buttons)
 
 
@@ -200,8 +199,9 @@ def tag_payload(reader, uid):
     return bytes([reader]) + uid_field(uid)
 
 
-def die_payload(die, kind, face):
-    return bytes([die, kind, face])
+def die_payload(die, face):
+    """Die ``die`` came to rest on face index ``face`` (1-based)."""
+    return bytes([die, face])
 
 
 def button_payload(button, pressed, device_ms):
@@ -217,15 +217,15 @@ def battery_payload(millivolts, percent):
 
 
 def state_payload(reason, tags, dice):
-    """tags: [(reader, [uid, ...]), ...]; dice: [(die, kind, face), ...] (face 0 = not known)."""
+    """tags: [(reader, [uid, ...]), ...]; dice: [(die, face), ...] (face 0 = not rolled since boot)."""
     out = bytearray([reason, len(tags)])
     for reader, uids in tags:
         out += bytes([reader, len(uids)])
         for uid in uids:
             out += uid_field(uid)
     out.append(len(dice))
-    for die, kind, face in dice:
-        out += bytes([die, kind, face])
+    for die, face in dice:
+        out += bytes([die, face])
     return bytes(out)
 
 
@@ -413,7 +413,7 @@ class DeviceLink:
 
     ``write(bytes)`` sends one wire frame; ``clock()`` returns milliseconds; ``snapshot()`` returns
     ``(tags, dice)`` as for ``state_payload``; ``info`` holds firmware, device_id, readers, dice
-    ([(die, kind)]), buttons. ``on_led(led, pattern, rgb)`` and ``on_identify(ms)`` are optional.
+    ([(die, faces)]), buttons. ``on_led(led, pattern, rgb)`` and ``on_identify(ms)`` are optional.
     """
 
     def __init__(
@@ -502,8 +502,8 @@ class DeviceLink:
     def tag_removed(self, reader, uid):
         self._event(TAG_REMOVED, tag_payload(reader, uid))
 
-    def die_rolled(self, die, kind, face):
-        self._event(DIE_ROLLED, die_payload(die, kind, face))
+    def die_rolled(self, die, face):
+        self._event(DIE_ROLLED, die_payload(die, face))
 
     def button(self, button, pressed):
         self._event(BUTTON, button_payload(button, pressed, self.uptime_ms()))

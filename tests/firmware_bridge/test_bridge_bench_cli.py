@@ -52,7 +52,7 @@ def test_devices_connects_and_describes_the_board(capsys: pytest.CaptureFixture[
         table.roll(1, 5)
         assert main(["devices", "--port", table.path, "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
-    assert status["state"] == "connected" and status["firmware"] == "0.1.0"
+    assert status["state"] == "connected" and status["firmware"] == "0.2.0"
     assert status["capabilities"]["readers"] == 4
     assert status["tags"] == {"3": ["04A1B2C3D4E5F6"]} and status["dice"] == {"1": 5}
 
@@ -61,7 +61,7 @@ def test_devices_text_output_and_missing_port(capsys: pytest.CaptureFixture[str]
     with VirtualTable() as table:
         assert main(["devices", "--port", table.path]) == 0
     out = capsys.readouterr().out
-    assert "firmware  0.1.0" in out and "reader 3: -" in out
+    assert "firmware  0.2.0" in out and "reader 3: -" in out
     assert main(["devices", "--port", str(tmp_path / "ttyNONE"), "--timeout", "0.3"]) == 1
 
 

@@ -200,7 +200,7 @@ def test_outbox_full_drops_and_device_owes_a_state_report() -> None:
     clock = Clock()
     link = tcproto.DeviceLink(lambda wire: None, clock, _INFO, lambda: ([(0, [])], []), boot_id=1, limit=4)
     for i in range(6):
-        link.die_rolled(0, 6, 1 + i % 6)
+        link.die_rolled(0, 1 + i % 6)
     assert link.outbox.dropped == 2 and link.owe_state
     link.outbox.entries.clear()
     link.poll()
@@ -229,7 +229,7 @@ def test_hello_queues_one_state_report_behind_pending_events() -> None:
         lambda w: frames.append(tcproto.decode_frame(w[:-1])),
         Clock(),
         _INFO,
-        lambda: ([(0, [b"\x01\x02\x03\x04"])], [(0, 6, 0)]),
+        lambda: ([(0, [b"\x01\x02\x03\x04"])], [(0, 0)]),
         boot_id=1,
         first_seq=9,
     )
