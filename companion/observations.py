@@ -50,7 +50,18 @@ class DieRolled:
 class ButtonPressed:
     button: ButtonId
     at: float
-    """Seconds of the press on the clock that timed it (device or host), for first-press ordering."""
+    """When the button went down, in seconds of the host's monotonic clock (``time.monotonic``), for
+    every source, so presses from the Pi's pins and from the microcontroller can be ordered together
+    (a shout race):
+
+    * ``"gpio"``: read in the gpiozero callback, the moment the edge reached the Pi;
+    * ``"firmware"``: the board's own millisecond stamp of the edge, mapped onto the host's clock by
+      an offset estimated from when its frames arrive (``firmware_bridge.clock``). Two presses on the
+      board keep their order and their spacing (to 0.1 %), and a press that reached the host late (a
+      re-send after an unplug) keeps the moment it was made.
+
+    Both are within about a millisecond of the press: the GPIO stamp is late by the callback's
+    scheduling, the board's by its debounce and the link's least delay."""
     source: str = "gpio"
     """What the button is wired to: "gpio" (the Pi's own pins) or "firmware" (the microcontroller).
     The commands a press makes carry it, so the log says which device an input came from."""

@@ -22,6 +22,7 @@ from companion.observations import (
     TagUid,
 )
 from firmware_bridge import messages as m
+from firmware_bridge.clock import DeviceClock
 from firmware_bridge.errors import FrameError, PayloadError, UnknownMessageError, UnknownVersionError
 from firmware_bridge.frames import VERSION, Frame, FrameReader
 from firmware_bridge.reliability import Receiver, Verdict
@@ -73,6 +74,8 @@ class HostProtocol:
         self._next_resync = 0.0
         self._tx_seq = 0
         self._faces: dict[int, int] = {}
+        self.device_clock = DeviceClock()
+        """The board's millisecond stamps on our monotonic clock (``ButtonPressed.at``)."""
         """Faces of each die, from the HELLO (the table's dice data says what they show)."""
         self.changed = True
         """Set when the status changed; ``HostLink`` clears it when it reports."""
@@ -133,6 +136,7 @@ class HostProtocol:
             self._hello(msg)
         elif isinstance(msg, m.Heartbeat):
             self.status.uptime_ms = msg.uptime_ms
+            self.device_clock.sample(msg.uptime_ms, now)
         elif isinstance(msg, m.Battery):
             self.status.battery = (msg.millivolts, msg.percent)
             self.changed = True
@@ -144,6 +148,7 @@ class HostProtocol:
                 self._count("device_restarts")
             self._boot_id = hello.boot_id
             self._rx = Receiver[Frame](hello.next_seq)
+            self.device_clock.reset()  # a new boot counts its uptime from zero again
             log.info(
                 "device %s firmware %s boot %08X", hello.device_id, hello.firmware_version, hello.boot_id
             )
@@ -207,8 +212,12 @@ class HostProtocol:
             self.status.dice[msg.die] = msg.face
             self._observe(DieRolled(DieId(msg.die), msg.face, at, self._faces.get(msg.die)))
         elif isinstance(msg, m.Button):
+            # Every edge bounds the clock offset (it was sent no earlier than it was stamped).
+            self.device_clock.sample(msg.device_ms, at)
             if msg.pressed:
-                self._observe(ButtonPressed(ButtonId(str(msg.button)), msg.device_ms / 1000.0, "firmware"))
+                pressed_at = self.device_clock.to_host(msg.device_ms)
+                assert pressed_at is not None  # just sampled
+                self._observe(ButtonPressed(ButtonId(str(msg.button)), pressed_at, "firmware"))
         elif isinstance(msg, m.StateReport):
             self._count("state_reports")
             self._reconcile(msg, at)

@@ -445,7 +445,8 @@ class DeviceLink:
         self.on_led = on_led
         self.on_identify = on_identify
         self.splitter = Splitter()
-        self.started = clock()
+        self.uptime_tick = clock()
+        self.uptime = 0  # ms since boot, kept as a running sum (see uptime_ms)
         self.last_heartbeat = None
         self.last_hello = None
         self.host_heard = False
@@ -458,7 +459,14 @@ class DeviceLink:
     # -- outgoing --
 
     def uptime_ms(self):
-        return ticks_diff(self.clock(), self.started)
+        """Milliseconds since boot (the protocol sends them modulo 2**32). A running sum, because on
+        the Pico ``ticks_ms`` wraps at 2**30 and ``ticks_diff`` only holds for half of that (6.2 days):
+        since boot would jump back after a week on, and the host maps every button press through
+        this clock. Called at least every heartbeat, so each step is short."""
+        now = self.clock()
+        self.uptime += ticks_diff(now, self.uptime_tick)
+        self.uptime_tick = now
+        return self.uptime
 
     def _control(self, msg_type, payload):
         # Control frames carry the next event sequence number as information only.

@@ -90,7 +90,7 @@ def test_events_become_observations_and_are_acknowledged() -> None:
     assert h.observed == [
         TagSeen(1, "04A1B2C3D4E5F6", 100.0),
         DieRolled(0, 17, 100.0, faces=20),
-        ButtonPressed("1", 5.0, "firmware"),
+        ButtonPressed("1", 100.0, "firmware"),  # on the host's clock (see below)
         TagGone(1, "04A1B2C3D4E5F6", 100.0),
     ]
     assert h.acks == [40, 41, 42, 43, 44]
@@ -266,6 +266,35 @@ def test_a_board_with_the_first_protocol_is_told_to_update_its_firmware(
     assert h.host.status.error is not None and "update the companion" in h.host.status.error
     h.hello()
     assert h.host.status.as_dict()["error"] is None
+
+
+def test_presses_are_on_the_host_clock_at_the_moment_they_were_made() -> None:
+    """Issue 16.8: ``ButtonPressed.at`` was the board's uptime in seconds, compared in a shout race
+    with GPIO presses on the host's monotonic clock. It is the host's clock now, for every press."""
+    h = Harness()
+    h.hello(next_seq=0)
+    h.now = 100.0
+    h.device(m.Heartbeat(7_000))  # the board's 7.000 s is (at most) our 100.000
+    h.now = 100.4
+    h.device(m.Heartbeat(7_400))  # a slower one: the offset stays
+    h.now = 101.9  # two presses 4 ms apart, delivered late, the second first in time of arrival
+    h.device(m.Button(0, True, 7_512), 0)
+    h.device(m.Button(0, False, 7_600), 1)
+    h.device(m.Button(1, True, 7_516), 2)
+    presses = [o for o in h.observed if isinstance(o, ButtonPressed)]
+    assert [(p.button, p.source) for p in presses] == [("0", "firmware"), ("1", "firmware")]
+    assert presses[0].at == pytest.approx(100.512) and presses[1].at == pytest.approx(100.516)
+
+
+def test_a_new_boot_starts_a_new_clock() -> None:
+    h = Harness()
+    h.hello(boot_id=1)
+    h.device(m.Heartbeat(900_000))
+    h.now = 200.0
+    h.hello(boot_id=2)  # restarted: its uptime counts from zero again
+    h.device(m.Heartbeat(300))
+    h.device(m.Button(0, True, 300), 0)
+    assert h.observed[-1] == ButtonPressed("0", 200.0, "firmware")
 
 
 def test_battery_and_uptime_reach_the_status() -> None:

@@ -202,3 +202,27 @@ def test_four_frames_in_ten_corrupted_each_way_still_deliver_everything_once_in_
         assert [getattr(o, "uid", None) for o in seen[::2]] == uids
         assert [getattr(o, "face", None) for o in seen[1::2]] == [1 + i % 6 for i in range(60)]
         assert table.counters["corrupted_tx"] > 0 and table.counters["corrupted_rx"] > 0
+
+
+def test_a_board_press_is_stamped_on_the_host_clock_even_when_it_arrives_late() -> None:
+    import time
+
+    from companion.observations import ButtonPressed
+
+    with live() as (table, _link, watch):
+        watch.state("connected")
+        before = time.monotonic()
+        table.press(1)
+        after = time.monotonic()
+        pressed = watch.next()
+        assert isinstance(pressed, ButtonPressed) and pressed.source == "firmware"
+        assert before - 0.002 <= pressed.at <= after + 0.02  # the board's ms stamp, on our clock
+        table.unplug()
+        watch.state("searching")
+        before = time.monotonic()
+        table.press(0)  # while the cable is out: it reaches the host after the reconnect
+        after = time.monotonic()
+        table.replug()
+        late = watch.next()
+        assert isinstance(late, ButtonPressed) and late.button == "0"
+        assert before - 0.002 <= late.at <= after + 0.02  # when it was pressed, not when it came
