@@ -29,6 +29,8 @@ from __future__ import annotations
 import bisect
 
 WRAP = 1 << 32
+BREAKPOINT_EVERY = 0.1
+"""Least device seconds between two changes of the applied offset (bounds the work per frame)."""
 
 
 class DeviceClock:
@@ -41,7 +43,7 @@ class DeviceClock:
     def reset(self) -> None:
         """A new boot: its uptime starts again from zero, so nothing learned so far holds."""
         self._newest_ms: int | None = None  # unwrapped, the newest stamp seen
-        self._samples: list[tuple[float, float]] = []  # (device s, arrival - device s), last window
+        self._fastest: dict[int, float] = {}  # device second -> least (arrival - stamp) seen in it
         self._times: list[float] = []  # device s of each breakpoint of the applied offset
         self._offsets: list[float] = []
 
@@ -55,18 +57,21 @@ class DeviceClock:
 
         HEARTBEATs are stamped as they are sent: the best samples. A BUTTON is stamped when pressed
         and may be sent much later (re-sent after an unplug): a loose bound, which the minimum
-        passes over, but still a bound, so the first press of a boot is never without an offset."""
+        passes over, but still a bound, so the first press of a boot is never without an offset.
+        Work and memory stay bounded however fast frames come: one minimum per device second, one
+        breakpoint per ``BREAKPOINT_EVERY``."""
         device = self._unwrap(device_ms, advance=True) / 1000
         assert self._newest_ms is not None
         oldest = self._newest_ms / 1000 - self.window
-        self._samples = [s for s in self._samples if s[0] >= oldest]
+        second = int(device)
         if device >= oldest:
-            self._samples.append((device, arrival - device))
-        if not self._samples:
-            return
-        if self._times and device <= self._times[-1]:
-            return  # an older stamp: it may lower the estimate, applied from the next new one on
-        target = min(delta for _, delta in self._samples)
+            delta = arrival - device
+            self._fastest[second] = min(delta, self._fastest.get(second, delta))
+        for old in [s for s in self._fastest if s < oldest - 1]:
+            del self._fastest[old]
+        if not self._fastest or (self._times and device < self._times[-1] + BREAKPOINT_EVERY):
+            return  # an older or a close stamp: it counts in the estimate from the next breakpoint
+        target = min(self._fastest.values())
         if not self._offsets:
             applied = target
         else:
@@ -78,7 +83,7 @@ class DeviceClock:
             applied = previous + change
         self._times.append(device)
         self._offsets.append(applied)
-        while len(self._times) > 2 and self._times[1] < device - self.window:
+        if len(self._times) > 2 and self._times[1] < device - self.window:
             del self._times[0], self._offsets[0]
 
     def to_host(self, device_ms: int) -> float | None:

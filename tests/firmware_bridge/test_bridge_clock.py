@@ -141,3 +141,14 @@ def test_the_firmware_uptime_survives_the_pico_tick_wrap(monkeypatch: pytest.Mon
         now[0] = (now[0] + 6 * 3_600_000) % period
         seen.append(link.uptime_ms())
     assert seen == [6 * 3_600_000 * (i + 1) for i in range(60)]
+
+
+def test_a_flood_of_stamps_keeps_the_clock_small() -> None:
+    """A board (or a fault) sending edges as fast as the line goes must not grow the host's work."""
+    clock = DeviceClock(window=20.0)
+    rng = random.Random(3)
+    for ms in range(0, 60_000):  # a minute of stamps, one per millisecond, some of them old
+        stamp = ms - rng.randrange(0, 30_000) if ms % 7 == 0 else ms
+        clock.sample(stamp, BOOT + ms / 1000 + 0.001)
+    assert len(clock._fastest) <= 22 and len(clock._times) <= 20.0 / 0.1 + 2
+    assert clock.to_host(59_000) == pytest.approx(BOOT + 59.001)
