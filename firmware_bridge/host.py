@@ -74,9 +74,9 @@ class HostProtocol:
         self._next_resync = 0.0
         self._tx_seq = 0
         self._faces: dict[int, int] = {}
+        """Faces of each die, from the HELLO (the table's dice data says what they show)."""
         self.device_clock = DeviceClock()
         """The board's millisecond stamps on our monotonic clock (``ButtonPressed.at``)."""
-        """Faces of each die, from the HELLO (the table's dice data says what they show)."""
         self.changed = True
         """Set when the status changed; ``HostLink`` clears it when it reports."""
         self.state_changed = True
@@ -215,9 +215,9 @@ class HostProtocol:
             # Every edge bounds the clock offset (it was sent no earlier than it was stamped).
             self.device_clock.sample(msg.device_ms, at)
             if msg.pressed:
-                pressed_at = self.device_clock.to_host(msg.device_ms)
-                assert pressed_at is not None  # just sampled
-                self._observe(ButtonPressed(ButtonId(str(msg.button)), pressed_at, "firmware"))
+                pressed_at = self.device_clock.to_host(msg.device_ms)  # never None: just sampled
+                when = at if pressed_at is None else pressed_at
+                self._observe(ButtonPressed(ButtonId(str(msg.button)), when, "firmware"))
         elif isinstance(msg, m.StateReport):
             self._count("state_reports")
             self._reconcile(msg, at)

@@ -191,16 +191,16 @@ class Ack:
 
     def __post_init__(self) -> None:
         _check(0 <= self.seq <= 0xFFFF and 0 <= self.boot_id <= 0xFFFFFFFF, "seq/boot_id range")
-        _check(0 <= self.held <= 0xFFFFFFFF, "held bitmap range")
+        _check(0 <= self.held < 1 << 64, "held bitmap range")
 
     def to_payload(self) -> bytes:
-        return struct.pack(">HII", self.seq, self.boot_id, self.held)
+        return struct.pack(">HIQ", self.seq, self.boot_id, self.held)
 
     @classmethod
     def from_payload(cls, payload: bytes) -> Self:
         c = _Cursor(payload)
         seq, boot_id = c.u16(), c.u32()
-        return cls(seq, boot_id, c.u32() if len(payload) >= 10 else 0)
+        return cls(seq, boot_id, int.from_bytes(c.take(8), "big") if len(payload) >= 14 else 0)
 
 
 @dataclass(frozen=True)

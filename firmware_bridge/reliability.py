@@ -13,10 +13,10 @@ from enum import Enum
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
-MAX_AHEAD = 64
+MAX_AHEAD = 128
 """Most events held ahead of a gap; well above the device's window, well below 32768."""
-HELD_BITS = 32
-"""Events after the gap that an ACK's ``held`` bitmap reports (the device's window is at most 33)."""
+HELD_BITS = 64
+"""Events after the gap that an ACK's ``held`` bitmap reports (the device's window is at most 65)."""
 
 
 class Verdict(Enum):

@@ -49,7 +49,7 @@ class VirtualSettings:
     buttons: tuple[int, ...] = (0, 1)
     device_id: str = "virtual-table"
     firmware: tuple[int, int, int] = (0, 2, 0)
-    window: int = 32
+    window: int = 64
     rto_ms: int = 50
     """Retransmit timeout before the first round trip is measured (then srtt + 4 rttvar)."""
     rto_min_ms: int = 10

@@ -34,7 +34,8 @@ LED = 0x40
 IDENTIFY = 0x41
 RESYNC = 0x42
 
-SACK_BITS = 32  # the ACK's bitmap: events acked + 2 .. acked + 33 that the host holds
+SACK_BITS = 64  # the ACK's bitmap: events acked + 2 .. acked + 65 that the host holds
+UNSAMPLED_ACKS = 4  # ACKs without a clean round-trip sample before a re-sent event's time counts
 
 RELIABLE_FIRST = 0x10
 RELIABLE_LAST = 0x3F
@@ -237,7 +238,10 @@ def parse_ack(payload):
     if len(payload) < 6:
         raise ProtoError("short ACK")
     acked, boot_id = struct.unpack(">HI", payload[:6])
-    held = struct.unpack(">I", payload[6:10])[0] if len(payload) >= 10 else 0
+    held = 0
+    if len(payload) >= 14:  # two u32 halves: not every MicroPython port packs 64-bit integers
+        high, low = struct.unpack(">II", payload[6:14])
+        held = (high << 32) | low
     return acked, boot_id, held
 
 
@@ -286,10 +290,14 @@ class Outbox:
     * the timeout adapts to the round trip measured on first transmissions (srtt + 4 rttvar, clamped
       to ``rto_min_ms``..``rto_max_ms``); it doubles per timeout of one event only while the host is
       silent, up to ``rto_max_ms``, and falls back to the round trip with the host's next ACK: random
-      loss is no reason to wait longer, a missing host is.
+      loss is no reason to wait longer, a missing host is. A host slower than the timeout (a busy
+      Pi) would see every event twice and never give a clean sample: after a few ACKs without one,
+      the timeout doubles until one comes (Karn).
+    * a window of 64 keeps a slow host busy: a loss costs a round trip, and the window is what
+      flows meanwhile (the entries are kept anyway, so it costs the Pico no RAM).
     """
 
-    def __init__(self, write, window=32, rto_ms=50, limit=256, first_seq=0, rto_min_ms=10, rto_max_ms=250):
+    def __init__(self, write, window=64, rto_ms=50, limit=256, first_seq=0, rto_min_ms=10, rto_max_ms=250):
         self.write = write
         self.window = min(window, SACK_BITS + 1)  # the ACK's bitmap must cover every frame in flight
         self.rto = rto_ms  # before the first round trip is measured
@@ -302,6 +310,7 @@ class Outbox:
         self.rttvar4 = 0  # its mean deviation x 4
         self.tx = 0
         self.delivered_tx = 0  # highest transmission stamp the host is known to have received
+        self.unsampled = 0  # ACKs in a row that delivered only re-sent events (no round-trip sample)
         self.retransmits = 0
         self.dropped = 0
 
@@ -332,22 +341,34 @@ class Outbox:
         """The host has every event up to ``acked`` in order, and holds ``acked + 2 + i`` for each
         bit i set in ``held`` (``acked + 1`` is the one it waits for)."""
         entries = self.entries
-        newest = None  # the newly delivered event sent last: the one this ACK most likely answers
+        news = [None, False]  # the first-sent event this ACK newly reports; whether a re-sent one was
         while entries and not seq_before(acked, entries[0].seq):
-            newest = self._delivered(entries.pop(0), newest)
+            entry = entries.pop(0)
+            if not entry.held:  # one held was reported, and timed, by an earlier ACK
+                self._delivered(entry, news)
         in_flight = min(len(entries), self.window)
         for i in range(in_flight):
             entry = entries[i]
             bit = (entry.seq - acked - 2) & 0xFFFF
             now_held = bit < SACK_BITS and (held >> bit) & 1 == 1
             if now_held and not entry.held:
-                newest = self._delivered(entry, newest)
+                self._delivered(entry, news)
             entry.held = now_held  # every ACK says it all: the host may have dropped what it held
             entry.backoff = 0  # the host is there: back to the round trip
-        # One round-trip sample per ACK, from the newest event it covers: an older one's time also
-        # counts the wait for an ACK that was lost. Karn: a re-sent event's time is ambiguous.
-        if newest is not None and newest.sends == 1 and newest.sent is not None:
-            self._rtt_sample(ticks_diff(now, newest.sent))
+        # One round-trip sample per ACK, from the first-sent event it newly reports: a host that
+        # reads in batches answers it last, and the timer must wait for that. Karn: a re-sent
+        # event's time is ambiguous, so it is left out; but when the host is slower than the timer,
+        # every event is re-sent and no sample would ever come, so after a few ACKs without one the
+        # timer doubles (Karn's back-off) until an event sent once is answered.
+        first = news[0]
+        if first is not None:
+            self.unsampled = 0
+            self._rtt_sample(ticks_diff(now, first.sent))
+        elif news[1]:
+            self.unsampled += 1
+            if self.unsampled >= UNSAMPLED_ACKS:
+                self.unsampled = 0
+                self.rto = min(self.rto * 2, self.rto_max)
         for i in range(in_flight):
             entry = entries[i]
             if not entry.held and entry.sent is not None and entry.tx < self.delivered_tx:
@@ -385,10 +406,13 @@ class Outbox:
         entry.sent = now
         self.write(entry.wire)
 
-    def _delivered(self, entry, newest):
+    def _delivered(self, entry, news):
         if entry.tx > self.delivered_tx:
             self.delivered_tx = entry.tx
-        return entry if newest is None or entry.tx > newest.tx else newest
+        if entry.sends != 1 or entry.sent is None:
+            news[1] = True
+        elif news[0] is None or entry.tx < news[0].tx:
+            news[0] = entry
 
     def _rtt_sample(self, rtt):
         if rtt < 0:
@@ -424,7 +448,7 @@ class DeviceLink:
         snapshot,
         boot_id,
         first_seq=0,
-        window=32,
+        window=64,
         rto_ms=50,
         heartbeat_ms=500,
         hello_ms=1000,

@@ -50,8 +50,9 @@ GOLDEN_FRAMES = [
     (0x02, 0x0007, "000003e8", "0302020207010503e890da00"),
     # TAG_PRESENT seq 0xFFFF, reader 2, 7-byte UID
     (0x10, 0xFFFF, "020704a1b2c3d4e5f6", "100210ffff020704a1b2c3d4e5f6beab00"),
-    # ACK of seq 0x1234 for boot 0xDEADBEEF, holding 0x1236 and 0x1238 after the gap (held = 0b101)
-    (0x04, 0x0001, "1234deadbeef00000005", "03020408011234deadbeef01010405521300"),
+    # ACK of seq 0x1234 for boot 0xDEADBEEF, holding 0x1236, 0x1238 and 0x1275 after the gap at 0x1235
+    # (held = bits 0, 2 and 63)
+    (0x04, 0x0001, "1234deadbeef8000000000000005", "03020409011234deadbeef80010101010104050c1300"),
     # RESYNC, empty payload
     (0x42, 0x0000, "", "03024201031a6500"),
     # DIE_ROLLED seq 0x0100: die 1 came to rest on face 6

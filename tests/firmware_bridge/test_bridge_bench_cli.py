@@ -33,7 +33,9 @@ def test_bench_delivers_exactly_once_through_faults_and_unplugs() -> None:
         )
     )
     assert (figures["sent"], figures["applied"], figures["lost"], figures["duplicated"]) == (400, 400, 0, 0)
-    assert figures["in_order"] and figures["reconnects"] == 2
+    # Two unplugs 100 ms apart: a host still in its reconnect back-off when the second comes never
+    # opens the pty of the first re-plug (a busy machine), so it reconnects once or twice.
+    assert figures["in_order"] and 1 <= figures["reconnects"] <= 2
     assert figures["corrupt_frames"] > 0 and figures["tag_samples"] == 40
     assert figures["tag_p99_ms"] is not None and figures["p99_ms"] >= figures["p50_ms"]
 

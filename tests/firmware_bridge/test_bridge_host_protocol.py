@@ -122,15 +122,15 @@ def test_gap_holds_later_events_and_repeats_the_last_ack() -> None:
 def test_the_ack_names_every_event_held_after_the_gap() -> None:
     h = Harness()
     h.hello(next_seq=65534)
-    for seq in (65535, 1, 2, 30, 31):  # 65534 is missing; 31 is past what the bitmap covers
+    for seq in (65535, 1, 2, 62, 63):  # 65534 is missing; 63 is past what the bitmap covers
         h.device(m.DieRolled(0, 1), seq)
     last = [msg for msg in h.sent if isinstance(msg, m.Ack)][-1]
     # bit i: event 65534 + 1 + i is held (across the wrap: 65535 is bit 0, 0 would be bit 1)
-    assert (last.seq, last.held) == (65533, 1 << 0 | 1 << 2 | 1 << 3 | 1 << 31)
+    assert (last.seq, last.held) == (65533, 1 << 0 | 1 << 2 | 1 << 3 | 1 << 63)
     h.device(m.DieRolled(0, 1), 65534)
     h.device(m.DieRolled(0, 1), 0)
     last = [msg for msg in h.sent if isinstance(msg, m.Ack)][-1]
-    assert (last.seq, last.held) == (2, 1 << 26 | 1 << 27)  # 30 and 31 after the gap at 3
+    assert (last.seq, last.held) == (2, 1 << 58 | 1 << 59)  # 62 and 63 after the gap at 3
 
 
 def test_a_corrupt_frame_is_answered_at_once_with_what_the_host_holds() -> None:

@@ -33,7 +33,7 @@ MESSAGES = {
     ),
     m.Heartbeat: st.builds(m.Heartbeat, u32),
     m.Battery: st.builds(m.Battery, u16, u8),
-    m.Ack: st.builds(m.Ack, u16, u32, u32),
+    m.Ack: st.builds(m.Ack, u16, u32, st.integers(0, 2**64 - 1)),
     m.TagPresent: st.builds(m.TagPresent, u8, uids),
     m.TagRemoved: st.builds(m.TagRemoved, u8, uids),
     m.DieRolled: st.builds(m.DieRolled, u8, st.integers(1, 255)),

@@ -388,3 +388,35 @@ def test_a_line_corrupting_four_frames_in_ten_keeps_up_with_the_table() -> None:
     latencies = sorted(arrived[uid] - at for uid, at in sent.items() if uid in arrived)
     assert len(latencies) == 2000
     assert latencies[1000] <= 10 and latencies[-1] <= 100, (latencies[1000], latencies[-1])
+
+
+def test_a_host_slower_than_the_timeout_still_teaches_the_device_its_round_trip() -> None:
+    """A busy Pi that reads the port every 50 ms gets every event sent within 50 ms twice; Karn's
+    rule (no sample from a re-sent event) would then never give a sample, the timeout would stay
+    under the round trip, and every event would go two or three times. The device backs off until
+    an event sent once is answered."""
+    from firmware_bridge.host import HostProtocol, LinkSettings
+
+    clock = Clock()
+    to_host: list[bytes] = []
+    to_device: list[bytes] = []
+    seen: list[object] = []
+    host = HostProtocol(to_device.append, seen.append, LinkSettings(), lambda: clock.ms / 1000, lambda: 0.0)
+    device = tcproto.DeviceLink(to_host.append, clock, _INFO, lambda: ([(0, [])], []), boot_id=3, rto_ms=30)
+    host.opened("mem://", None)
+    for step in range(4000):
+        if 1000 <= step < 3000 and step % 4 == 0:
+            device.tag_present(0, step.to_bytes(4, "big"))
+        clock.ms += 1
+        device.poll()
+        if clock.ms % 50 == 0:  # the host's thread gets the CPU every 50 ms
+            host.receive(b"".join(to_host))
+            to_host.clear()
+            host.tick()
+        for wire in to_device:
+            device.feed(wire)
+        to_device.clear()
+    assert len([o for o in seen if type(o).__name__ == "TagSeen"]) == 500
+    srtt = device.outbox.srtt()
+    assert srtt is not None and device.outbox.rto > 50
+    assert device.outbox.retransmits < 100  # of 500 events; without the back-off: ~600
