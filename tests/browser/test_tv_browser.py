@@ -85,7 +85,7 @@ def test_device_status_and_notices_are_shown(page, table):
         "firmware",
         {
             "state": "lost",
-            "firmware": "0.2.0",
+            "firmware": "0.1.0",
             "last_heard": heard,
             "battery": {"millivolts": 3700, "percent": 41},
         },

@@ -95,7 +95,7 @@ def report_devices(table: LiveTable) -> None:
     )
     table.session.report_device(
         "firmware",
-        {"state": "connected", "firmware": "0.2.0", "last_heard": 1_795_430_829, "battery": {"percent": 87}},
+        {"state": "connected", "firmware": "0.1.0", "last_heard": 1_795_430_829, "battery": {"percent": 87}},
     )
 
 
