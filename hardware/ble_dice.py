@@ -8,11 +8,13 @@ Configured in table.toml, one entry per die::
     name = "Pixel d20"       # how it advertises (Pixels: the name set in the Pixels app;
                              #   GoDice: GoDice_<id>_...); or address = "AA:BB:CC:DD:EE:FF";
                              #   or, for Pixels, pixel_id = 0x1A2B3C4D
-    kind = "cube"            # what the table calls it (companion/data/dice.toml); default: the die's
-                             #   own type (Pixels say it; GoDice need shell = "d6", "d20", ...)
+    shell = "d20"            # GoDice only: the shell on it ("d6", "d20", ...); a Pixel says its type
 
-A roll reaches the table exactly as an e-die's roll through the bridge: ``DieRolled(die, kind, face,
-at)`` with the 1-based face the dice data counts, and only a finished roll (a Pixel at rest after
+Which die of the dice data it is (the Cube, a d20) is the table's ``[table.dice]``, as for the bridge's
+e-dice; a die not named there answers any roll of a die with as many faces.
+
+A roll reaches the table exactly as an e-die's roll through the bridge: ``DieRolled(die, face, at,
+faces)`` with the 1-based face the dice data counts, and only a finished roll (a Pixel at rest after
 rolling; a GoDice "stable" after "roll started"): a die put down or knocked is no roll, and nothing
 is re-sent on reconnect. Each die lives on one asyncio task on this module's thread: find it by its
 advertisement, connect, subscribe, say hello (Pixels: WhoAreYou; GoDice: battery and colour),
@@ -76,7 +78,6 @@ class BleDieConfig:
     name: str | None = None
     address: str | None = None
     pixel_id: int | None = None
-    kind: str | None = None
     shell: str | None = None
 
     def matches(self, advert: Advert) -> bool:
@@ -107,7 +108,13 @@ class BleDieConfig:
         for entry in entries:
             if not isinstance(entry, Mapping):
                 raise SensorConfigError(f"[[{SECTION}]]: {entry!r} is not a table")
-            check_keys(entry, {"die", "type", "name", "address", "pixel_id", "kind", "shell"}, SECTION)
+            if "kind" in entry:
+                named = f'"{entry.get("die")}" = ["{entry["kind"]}"]'
+                raise SensorConfigError(
+                    f"[[{SECTION}]]: kind is no longer set here: name the die in [table.dice] ({named});"
+                    " a die not named there answers any roll of a die with as many faces"
+                )
+            check_keys(entry, {"die", "type", "name", "address", "pixel_id", "shell"}, SECTION)
             die = whole(entry, "die", SECTION)
             kind_of_die = text(entry, "type", SECTION)
             if die is None or kind_of_die not in TYPES:
@@ -120,7 +127,6 @@ class BleDieConfig:
                 name=text(entry, "name", SECTION),
                 address=text(entry, "address", SECTION),
                 pixel_id=whole(entry, "pixel_id", SECTION),
-                kind=text(entry, "kind", SECTION),
                 shell=text(entry, "shell", SECTION),
             )
             if config.name is None and config.address is None and config.pixel_id is None:
@@ -154,7 +160,16 @@ class DieState:
 
     @property
     def kind(self) -> str:
-        return self.config.kind or self.config.shell or self.die_type or "unknown"
+        """The die's own type ("d20", "d6-fudge"): a GoDice's shell, or what a Pixel said it is."""
+        return self.config.shell or self.die_type or "unknown"
+
+    @property
+    def faces(self) -> int | None:
+        """How many faces the die has, from its type (None while a Pixel has not said)."""
+        digits = self.kind[1:].split("-")[0] if self.kind.startswith("d") else ""
+        if digits == "00" or digits.startswith("10"):
+            return 10
+        return int(digits) if digits.isdigit() else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -288,7 +303,7 @@ class DiceService:
         elif isinstance(message, pixels.RollState):
             index = watcher.update(message)
             if index is not None:
-                self._rolled(die, pixels.table_face(die.die_type or die.kind, index))
+                self._rolled(die, pixels.table_face(die.kind, index))
 
     def _godice(self, die: DieState, rolling: list[bool], data: bytes) -> None:
         try:
@@ -309,7 +324,7 @@ class DiceService:
 
     def _rolled(self, die: DieState, face: int) -> None:
         die.last_face, die.rolls = face, die.rolls + 1
-        self._sink(DieRolled(DieId(die.config.die), die.kind, face, self._clock()))
+        self._sink(DieRolled(DieId(die.config.die), face, self._clock(), die.faces))
         self._report()
 
     # -- status -------------------------------------------------------------------------------

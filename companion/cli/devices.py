@@ -148,12 +148,15 @@ def _describe(spec: str, args: argparse.Namespace) -> int:
     statuses: queue.Queue[dict[str, Any]] = queue.Queue()
     link = HostLink(spec, on_observation=lambda _obs: None, on_status=statuses.put)
     link.start()
+    last: list[dict[str, Any]] = []
     try:
-        status = _wait_for_state_report(statuses, args.timeout)
+        status = _wait_for_state_report(statuses, args.timeout, last)
     finally:
         link.stop()
     if status is None:
         print(f"no HELLO and state report from {spec} within {args.timeout} s")
+        if last and last[-1].get("error"):
+            print(last[-1]["error"])  # e.g. the board's firmware speaks another protocol version
         return 1
     if args.json:
         print(json.dumps(status))
@@ -162,7 +165,9 @@ def _describe(spec: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def _wait_for_state_report(statuses: queue.Queue[dict[str, Any]], timeout: float) -> dict[str, Any] | None:
+def _wait_for_state_report(
+    statuses: queue.Queue[dict[str, Any]], timeout: float, seen: list[dict[str, Any]]
+) -> dict[str, Any] | None:
     import time
 
     deadline = time.monotonic() + timeout
@@ -171,6 +176,8 @@ def _wait_for_state_report(statuses: queue.Queue[dict[str, Any]], timeout: float
             status = statuses.get(timeout=left)
         except queue.Empty:
             return None
+        if status["state"] != "stopped":
+            seen[:] = [status]
         if status["state"] == "connected" and status["counters"]["state_reports"] > 0:
             return status
     return None
@@ -181,7 +188,7 @@ def _print(status: dict[str, Any]) -> None:
     print(f"device    {status['device_id']}  (boot {status['boot_id']})")
     print(f"firmware  {status['firmware']}")
     print(f"port      {status['port']} -> {status['path']}")
-    dice = ", ".join(f"{d['id']}:{d['kind']}" for d in caps["dice"]) or "none"
+    dice = ", ".join(f"{d['id']} ({d['faces'] or '?'} faces)" for d in caps["dice"]) or "none"
     print(f"readers   {caps['readers']}   dice {dice}   buttons {caps['buttons'] or 'none'}")
     for reader in range(caps["readers"]):
         print(f"  reader {reader}: {', '.join(status['tags'].get(str(reader), [])) or '-'}")

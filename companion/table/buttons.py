@@ -4,8 +4,9 @@ Button roles: ``shout:<seat>``, ``confirm``, ``undo``, ``next`` (``hardware`` na
 the microcontroller's numbered buttons are named by ``[table.buttons]``).
 
 * shout — the first press wins. Presses arriving within the shout window are gathered, then ordered
-  by the timestamp taken in the GPIO callback (not by arrival: the callback threads may be scheduled
-  out of order), so a 3 ms lead counts even when the later press reached the queue first.
+  by their own timestamps (not by arrival: the callback threads may be scheduled out of order), so a
+  3 ms lead counts even when the later press reached the queue first. ``ButtonPressed.at`` is the
+  host's monotonic clock for GPIO and microcontroller buttons alike, so the two may be mixed.
 * confirm — answers the prompt when it offers exactly one choice (nothing to get wrong), or the
   choice ``next`` has shown on the TV; otherwise the players pick on the control page.
 * next — the game's "move on" action (end the turn, decline an optional effect), from the mapper.

@@ -15,6 +15,10 @@ Loaded once at the entry point from the ``[table]`` section of the settings file
 
     [table.buttons]          # only for buttons wired to the microcontroller
     "0" = "shout:0"
+
+    [table.dice]             # which die of the dice data each device die is
+    "0" = "d20"
+    "1" = ["cube", "heroscape-combat"]   # one e-die: whichever the running game rolls
 """
 
 from __future__ import annotations
@@ -61,6 +65,9 @@ class TableConfig:
     buttons: tuple[tuple[str, str], ...] = ()
     """Device button id -> role (``"shout:0"``, ``"confirm"``, ``"undo"``, ``"next"``) for buttons
     wired to the microcontroller, which numbers them; GPIO buttons arrive already named."""
+    dice: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """Device die number -> the dice data's die (or dice) it is (``companion.dice.DeviceDice``); a
+    device die not listed answers a roll of any die with as many faces."""
 
     def __post_init__(self) -> None:
         seen: set[int] = set()
@@ -114,6 +121,7 @@ class TableConfig:
             "notice_s",
             "readers",
             "buttons",
+            "dice",
         }
         unknown = set(section) - known
         if unknown:
@@ -122,7 +130,7 @@ class TableConfig:
         if not isinstance(entries, list | tuple):
             raise TableConfigError("table.readers must be a list of [[table.readers]] tables")
         readers = tuple(_reader_zone(entry, i, kinds) for i, entry in enumerate(entries))
-        timings = {k: section[k] for k in known - {"readers", "buttons"} if k in section}
+        timings = {k: section[k] for k in known - {"readers", "buttons", "dice"} if k in section}
         for key, value in timings.items():
             if not isinstance(value, int | float) or isinstance(value, bool):
                 raise TableConfigError(f"table.{key} must be a number, got {value!r}")
@@ -131,7 +139,12 @@ class TableConfig:
             raise TableConfigError(
                 'table.buttons must map device button ids to roles, e.g. {"0" = "shout:0"}'
             )
-        return cls(readers=readers, buttons=tuple((str(k), v) for k, v in buttons.items()), **timings)
+        return cls(
+            readers=readers,
+            buttons=tuple((str(k), v) for k, v in buttons.items()),
+            dice=_device_dice(section.get("dice", {})),
+            **timings,
+        )
 
     @classmethod
     def load(cls, path: Path, kinds: Mapping[str, ZoneKind] | None = None) -> TableConfig:
@@ -141,6 +154,21 @@ class TableConfig:
 
 
 BUTTON_ROLES = ("confirm", "undo", "next")
+
+
+def _device_dice(section: Any) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    example = 'e.g. {"0" = "d20", "1" = ["cube", "heroscape-combat"]}'
+    if not isinstance(section, Mapping):
+        raise TableConfigError(f"table.dice must map device die numbers to dice, {example}")
+    out = []
+    for key, value in section.items():
+        names = [value] if isinstance(value, str) else value
+        if not str(key).isdigit() or not isinstance(names, list) or not names:
+            raise TableConfigError(f"table.dice: {key!r} = {value!r}: map a die number to a die, {example}")
+        if not all(isinstance(n, str) and n for n in names):
+            raise TableConfigError(f"table.dice: die {key} must name dice of the dice data, {example}")
+        out.append((int(key), tuple(names)))
+    return tuple(out)
 
 
 def _is_shout(role: str) -> bool:

@@ -13,11 +13,12 @@ each must follow the previous within the window, and a window that runs out lose
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.bundle import Act, LivePosition, Note, Translation
-from companion.dice import Dice, UnknownDieError, UnknownFaceError
+from companion.dice import DeviceDice, Dice, Die, UnknownDieError, UnknownFaceError
 from companion.engine import JSON
 from companion.observations import DieRolled
 
@@ -33,8 +34,10 @@ class _Collecting:
 
 
 class RollCollector:
-    def __init__(self, dice: Dice, window: float) -> None:
+    def __init__(self, dice: Dice, window: float, named: Mapping[int, tuple[str, ...]] | None = None) -> None:
+        """``named``: ``[table.dice]``, which die of ``dice`` each device die is (``DeviceDice``)."""
         self._dice = dice
+        self._device_dice = DeviceDice(dice, dict(named or {}))
         self._window = window
         self._collecting: _Collecting | None = None
 
@@ -47,18 +50,17 @@ class RollCollector:
         owner: int | None = None,
     ) -> Translation:
         """``owner``: the seat this die belongs to (set from a phone), or None for anyone's die."""
-        try:
-            die = self._dice[roll.kind]
-            symbol = die.symbol(roll.face)
-        except (UnknownDieError, UnknownFaceError) as exc:
-            return Note(f"A die could not be read: {exc}")
-        said = f"{die.title} rolled {die.name(symbol)}"
         asked = position.prompt
         request = asked.roll if asked is not None else None
+        try:
+            reading = self._device_dice.read(roll.die, roll.face, roll.faces, request and request.die)
+        except (UnknownDieError, UnknownFaceError) as exc:
+            return Note(f"A die could not be read: {exc}")
+        die, symbol, said = reading.die, reading.symbol, reading.said
         if asked is None or request is None:
             return Note(f"{said} — no roll was asked for", level="info")
         wanted = request.die
-        if not die.answers_die(wanted):
+        if die is None or symbol is None or not die.answers_die(wanted):
             return Note(f"{said} — the table is waiting for a {self._title_of(wanted)} roll")
         if request.faces and symbol not in request.faces:
             return Note(f"{said}, which the {wanted} roll cannot show: check the die's faces in dice.toml")
@@ -76,7 +78,7 @@ class RollCollector:
             self._collecting = _Collecting(key, count, now)
         collecting = self._collecting
         collecting.symbols.append(symbol)
-        collecting.observations.append(_observation(roll, symbol))
+        collecting.observations.append(_observation(roll, die, symbol))
         collecting.last = now
         if len(collecting.symbols) < count:
             return None
@@ -105,11 +107,11 @@ class RollCollector:
         return game_die
 
 
-def _observation(roll: DieRolled, symbol: str) -> dict[str, JSON]:
+def _observation(roll: DieRolled, die: Die, symbol: str) -> dict[str, JSON]:
     return {
         "type": "die_rolled",
         "die": roll.die,
-        "kind": roll.kind,
+        "kind": die.kind,
         "face": roll.face,
         "symbol": symbol,
         "at": roll.at,

@@ -110,7 +110,9 @@ class Table:
         self.round_trip = LatencyStats()
         """The same, up to the session's answer (the input durable and the view published)."""
         self._tracker = SettleTracker(config.settle_ms / 1000, config.removal_ms / 1000)
-        self._rolls = RollCollector(dice if dice is not None else Dice.load(), config.roll_window_ms / 1000)
+        self._rolls = RollCollector(
+            dice if dice is not None else Dice.load(), config.roll_window_ms / 1000, dict(config.dice)
+        )
         self._shouts = buttons.ShoutRace(config.shout_window_ms / 1000)
         self._cursor = buttons.ChoiceCursor()
         self._placements = Placements(self, self._tracker, registry)

@@ -33,7 +33,9 @@ def test_bench_delivers_exactly_once_through_faults_and_unplugs() -> None:
         )
     )
     assert (figures["sent"], figures["applied"], figures["lost"], figures["duplicated"]) == (400, 400, 0, 0)
-    assert figures["in_order"] and figures["reconnects"] == 2
+    # Two unplugs 100 ms apart: a host still in its reconnect back-off when the second comes never
+    # opens the pty of the first re-plug (a busy machine), so it reconnects once or twice.
+    assert figures["in_order"] and 1 <= figures["reconnects"] <= 2
     assert figures["corrupt_frames"] > 0 and figures["tag_samples"] == 40
     assert figures["tag_p99_ms"] is not None and figures["p99_ms"] >= figures["p50_ms"]
 
@@ -52,7 +54,7 @@ def test_devices_connects_and_describes_the_board(capsys: pytest.CaptureFixture[
         table.roll(1, 5)
         assert main(["devices", "--port", table.path, "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
-    assert status["state"] == "connected" and status["firmware"] == "0.1.0"
+    assert status["state"] == "connected" and status["firmware"] == "0.2.0"
     assert status["capabilities"]["readers"] == 4
     assert status["tags"] == {"3": ["04A1B2C3D4E5F6"]} and status["dice"] == {"1": 5}
 
@@ -61,7 +63,7 @@ def test_devices_text_output_and_missing_port(capsys: pytest.CaptureFixture[str]
     with VirtualTable() as table:
         assert main(["devices", "--port", table.path]) == 0
     out = capsys.readouterr().out
-    assert "firmware  0.1.0" in out and "reader 3: -" in out
+    assert "firmware  0.2.0" in out and "reader 3: -" in out
     assert main(["devices", "--port", str(tmp_path / "ttyNONE"), "--timeout", "0.3"]) == 1
 
 

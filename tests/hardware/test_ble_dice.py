@@ -126,7 +126,7 @@ def test_a_pixel_rolls_reach_the_table_as_die_rolled_and_reconnect() -> None:
         pixel.roll(16)
         rolled = observed.get(timeout=5)
         assert isinstance(rolled, DieRolled)
-        assert (rolled.die, rolled.kind, rolled.face) == (10, "d20", 17)
+        assert (rolled.die, rolled.face, rolled.faces) == (10, 17, 20)
         air.drop(pixel.address)  # out of range
         wait_for(statuses, lambda s: s["dice"][0]["state"] == "searching")
         wait_for(statuses, connected)  # found and connected again
@@ -137,20 +137,18 @@ def test_a_pixel_rolls_reach_the_table_as_die_rolled_and_reconnect() -> None:
         dice.close()
 
 
-def test_a_legacy_pixel_used_as_the_cube_keeps_its_table_kind() -> None:
+def test_a_legacy_pixel_says_its_six_faces_so_it_answers_the_cube() -> None:
     pixel = FakePixel("AA:BB:CC:DD:EE:02", "Cube", 7, "d6", legacy=True)
     observed: queue.Queue = queue.Queue()
     statuses: queue.Queue = queue.Queue()
-    dice = service(
-        FakeAir([pixel]), [{"die": 3, "type": "pixels", "name": "Cube", "kind": "cube"}], observed, statuses
-    )
+    dice = service(FakeAir([pixel]), [{"die": 3, "type": "pixels", "name": "Cube"}], observed, statuses)
     dice.start()
     try:
         wait_for(statuses, lambda s: connected(s) and s["dice"][0]["rolls"] == 0 and pixel.written)
         wait_for(statuses, lambda s: s["dice"][0]["battery"] == 87)
         pixel.roll(2)
         rolled = observed.get(timeout=5)
-        assert (rolled.die, rolled.kind, rolled.face) == (3, "cube", 3)
+        assert (rolled.die, rolled.face, rolled.faces) == (3, 3, 6)
         pixel.low_battery(9)
         status = wait_for(statuses, lambda s: s["dice"][0]["battery"] == 9)
         assert status["notices"] == [{"level": "info", "text": "Cube: battery 9 %"}]
@@ -172,7 +170,7 @@ def test_a_godice_reads_its_shell_and_ignores_a_nudge() -> None:
         for value in (20, 1, 13):
             die.roll(value)
             rolled = observed.get(timeout=5)
-            assert (rolled.die, rolled.kind, rolled.face) == (4, "d20", value)
+            assert (rolled.die, rolled.face, rolled.faces) == (4, value, 20)
         assert observed.empty()
     finally:
         dice.close()
@@ -243,3 +241,8 @@ def test_without_bleak_each_die_says_what_to_install() -> None:
         assert "bleak is not installed" in status["dice"][0]["error"]
     finally:
         dice.close()
+
+
+def test_a_die_kind_in_the_sensor_section_points_to_table_dice() -> None:
+    with pytest.raises(SensorConfigError, match=r'\[table.dice\] \("3" = \["cube"\]\)'):
+        BleDieConfig.list_from([{"die": 3, "type": "pixels", "name": "Cube", "kind": "cube"}])

@@ -23,7 +23,7 @@ def roll_prompt(players=(1,)) -> dict:
 
 
 def rolled(table, clock, die: int, face: int = 6) -> None:
-    table.observe(DieRolled(DieId(die), "cube", face, clock()))
+    table.observe(DieRolled(DieId(die), face, clock(), 6))
     table.pump()
 
 
