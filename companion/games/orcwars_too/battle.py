@@ -133,7 +133,7 @@ def start(
         if army is not None and origin in ("attack", "enter", "surprise"):
             state = set_army(state, replace(army, attacked=True))
     where = data.board.name(territory)
-    text = f"Battle in {where}: {describe(data, state, attacker)} ({side_power(data, attacker)}) attacks "
+    text = f"Battle in {where}: {describe(data, state, attacker)} ({side_power(data, attacker)}) against "
     text += f"{describe(data, state, defender)} ({side_power(data, defender)})"
     if fortress:
         text += f" in a fortress of rating {fortress}"
@@ -330,6 +330,10 @@ def reveal(data: GameData, state: State, battle: Battle, ev: list[Event]) -> Bat
     return replace(battle, revealed=True)
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _said(strategy: str) -> str:
     return STRATEGY_NAMES.get(strategy, strategy)
 
@@ -342,7 +346,7 @@ def rolled(data: GameData, state: State, need_: Need, face: int, ev: list[Event]
     label = describe(data, state, side)
     if need_.kind == "caravan-strategy":
         strategy = data.rules.caravan_strategy[face - 1]
-        ev.append(Event("CaravanStrategy", f"{label} rolls {face}: {_said(strategy)}", {}))
+        ev.append(Event("CaravanStrategy", f"{_capital(label)}: d3 {face}, {_said(strategy)}", {}))
         side = replace(side, real=strategy)
     elif need_.kind == "authority":
         ok = passes(data, face, need_.target)
@@ -350,13 +354,15 @@ def rolled(data: GameData, state: State, need_: Need, face: int, ev: list[Event]
         verdict = (
             f"the troops obey ({_said(side.proposed)})" if ok else "the troops do as they please: roll a d6"
         )
-        ev.append(Event("Leadership", f"{label}: authority {face} against {need_.target}, {verdict}", {}))
+        ev.append(
+            Event("Leadership", f"{_capital(label)}: authority {face} against {need_.target}, {verdict}", {})
+        )
     elif need_.kind == "strategy-roll":
         total = face + need_.target
         strategy = real_strategy(data, total)
         side = replace(side, strategy_roll=face, real=strategy)
         bonus = f" {need_.target:+d} = {total}" if need_.target else ""
-        ev.append(Event("RealStrategy", f"{label} rolls {face}{bonus}: {_said(strategy)}", {}))
+        ev.append(Event("RealStrategy", f"{_capital(label)}: d6 {face}{bonus}, {_said(strategy)}", {}))
     elif need_.kind == "stupidity":
         is_stupid = face <= need_.target
         side = replace(side, stupidity=(*side.stupidity, (need_.subject, face)))

@@ -42,6 +42,11 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+def gold(count: int) -> str:
+    """Gold is counted, never pluralised: "0 gold", "3 gold"."""
+    return f"{count} gold"
+
+
 def names(data: GameData, ids: Iterable[str]) -> str:
     listed = [data.name(i) for i in ids]
     if not listed:
@@ -194,8 +199,7 @@ def tidy(data: GameData, state: State, ev: list[Event]) -> State:
             ev.append(
                 Event(
                     "GoldDropped",
-                    f"{data.name(army.leader)} carries {plural(cap, 'gold')} at most: "
-                    "the rest goes back to the pile",
+                    f"{data.name(army.leader)} carries {gold(cap)} at most: the rest goes back to the pile",
                     {"leader": army.leader},
                 )
             )
@@ -207,8 +211,7 @@ def tidy(data: GameData, state: State, ev: list[Event]) -> State:
             ev.append(
                 Event(
                     "GoldBanked",
-                    f"{data.name(army.leader)} brings {plural(army.gold, 'gold')} home "
-                    f"to {who(state, army.owner)}",
+                    f"{data.name(army.leader)} brings {gold(army.gold)} home to {who(state, army.owner)}",
                     {"seat": army.owner, "gold": army.gold},
                 )
             )

@@ -217,6 +217,7 @@ class GameData:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_counters", {c.id: c for c in self.counters})
         object.__setattr__(self, "_caravans", {c.id: c for c in self.caravans})
+        object.__setattr__(self, "_types", {c.type: c.name for c in self.counters})
 
     def counter(self, counter_id: str) -> Counter:
         try:
@@ -237,6 +238,8 @@ class GameData:
         return tuple(c for c in self.counters if c.kind is kind)
 
     def name(self, counter_id: str) -> str:
+        if counter_id in self._types:  # type: ignore[attr-defined]
+            return self._types[counter_id]  # type: ignore[attr-defined,no-any-return]
         if self.has_counter(counter_id):
             return self.counter(counter_id).name
         if self.has_caravan(counter_id):

@@ -17,6 +17,7 @@ from companion.games.orcwars_too.checks import control_target, passes, plain_tar
 from companion.games.orcwars_too.common import (
     fail,
     friendly,
+    gold,
     leader_of,
     names,
     plural,
@@ -368,7 +369,7 @@ def spy_used(
         ev.append(
             Event(
                 "SpyUsed",
-                f"{who(state, seat)}'s spy steals {plural(taken, 'gold')} from {who(state, target)}",
+                f"{who(state, seat)}'s spy steals {gold(taken)} from {who(state, target)}",
                 {"seat": seat, "target": target, "use": use.id},
             )
         )

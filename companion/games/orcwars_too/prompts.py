@@ -255,7 +255,7 @@ def _battle_prompt(data: GameData, state: State, need: Need) -> Prompt:
     if need.die:
         return Prompt("roll", seats, _roll_text(data, state, need, label), roll=roll(need.die))
     if need.kind == "assign":
-        text = f"{who(state, need.seats[0])}: assign {need.target} damage to {label} "
+        text = f"{who(state, need.seats[0])}: assign the {need.target} damage your side took "
         text += "(no unit more than its power)"
         return Prompt("assign", seats, text, _assign_choices(data, need))
     texts = {

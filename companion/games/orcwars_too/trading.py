@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine import Event
-from companion.games.orcwars_too.common import fail, names, plural, who
+from companion.games.orcwars_too.common import fail, gold, names, who
 from companion.games.orcwars_too.counters import GameData
 from companion.games.orcwars_too.state import TRADING, Hand, Offer, State, evolve, set_hand
 
@@ -90,8 +90,8 @@ def answer(data: GameData, state: State, seat: int, accept: bool, ev: list[Event
     said = f"{who(state, pending.seat)} and {who(state, seat)} trade"
     if captives:
         said += f" (the captive {names(data, captives)} changes hands)"
-    gold = pending.give_gold + pending.take_gold
-    ev.append(Event("Traded", said + (f", {plural(gold, 'gold')} with it" if gold else ""), {}))
+    paid = pending.give_gold + pending.take_gold
+    ev.append(Event("Traded", said + (f", {gold(paid)} with it" if paid else ""), {}))
     return state
 
 

@@ -68,15 +68,30 @@ def draws_owed(data: GameData, state: State, seat: int) -> int:
     return 0
 
 
+def chips_from_cup(data: GameData, state: State, named: tuple[str, ...]) -> tuple[str, ...]:
+    """The chips drawn, each named by its id (``red-orcs#2``: a tag read) or by its counter's type
+    (``red-orcs``: entered on a phone, which cannot know which copy): a type takes a copy still in the cup."""
+    taken: list[str] = []
+    for name in named:
+        if name in state.cup and name not in taken:
+            taken.append(name)
+            continue
+        copy = next((c for c in state.cup if data.counter(c).type == name and c not in taken), None)
+        if copy is None:
+            what = data.name(name) if data.has_counter(name) else name
+            fail(f"No {what} is left in the tribe cup to draw")
+        taken.append(copy)
+    return tuple(taken)
+
+
 def draw(data: GameData, state: State, seat: int, counters: tuple[str, ...], ev: list[Event]) -> State:
+    """Chips drawn from the tribe cup into the hand (setup, reinforcements, a redraw, a unit bought)."""
     owed = draws_owed(data, state, seat)
     if owed <= 0:
         fail(f"{who(state, seat)} draws nothing now")
-    if not counters or len(counters) > owed or len(set(counters)) != len(counters):
-        fail(f"{who(state, seat)} draws {plural(owed, 'chip')} now, each once")
-    for chip in counters:
-        if chip not in state.cup:
-            fail(f"{chip!r} is not in the tribe cup")
+    if not counters or len(counters) > owed:
+        fail(f"{who(state, seat)} draws {plural(owed, 'chip')} now")
+    counters = chips_from_cup(data, state, counters)
     hand = state.hands[seat]
     state = set_hand(state, seat, replace(hand, counters=(*hand.counters, *counters)))
     state = evolve(state, cup=tuple(c for c in state.cup if c not in counters))
@@ -335,9 +350,7 @@ def correct_gold(data: GameData, state: State, seat: int, gold: int, ev: list[Ev
             f"The gold pile holds {state.gold_pile}: "
             f"{who(state, seat)} can have 0 to {hand.gold + state.gold_pile}"
         )
-    ev.append(
-        Event("Corrected", f"Correction: {who(state, seat)} has {plural(gold, 'gold')}", {"seat": seat})
-    )
+    ev.append(Event("Corrected", f"Correction: {who(state, seat)} has {gold} gold", {"seat": seat}))
     state = set_hand(state, seat, replace(hand, gold=gold))
     return evolve(state, gold_pile=state.gold_pile - change)
 

@@ -33,6 +33,7 @@ from companion.games.orcwars_too.state import (
     Battle,
     State,
 )
+from companion.games.orcwars_too.turns import draws_owed
 from companion.games.orcwars_too.victory import (
     Holdings,
     fortresses,
@@ -44,6 +45,8 @@ from companion.games.orcwars_too.victory import (
 )
 
 TITLE = "ORCWARS TOO!"
+UNSETTLED = ("surrender", "assign", "survival")
+"""A live battle's steps before its losses are known: the TV shows no unit destroyed yet."""
 STEP_ORDER = ("A", "B1", "B2", "B3", "B4", "B5", "C")
 
 
@@ -177,6 +180,7 @@ def _player(data: GameData, state: State, seat: int, active: bool, held: Holding
             if g.owner == seat
         ],
         "setup": state.setups[seat].stage if state.phase == "setup" else None,
+        "draws_owed": draws_owed(data, state, seat),
         "done_trading": seat in state.traded,
         "announced": next((list(c) for s, c in state.announced if s == seat), []),
     }
@@ -243,6 +247,7 @@ def _battle(data: GameData, state: State, fight: Battle | None, live: bool) -> J
         return None
     asked = flow.battle_need(data, state) if live else None
     computed = fight.revealed and not aftermath.fled(fight) and (not live or need(data, state, fight) is None)
+    settled = not live or (asked is not None and asked.kind not in UNSETTLED)
     working = damage_of(data, fight).working() if computed else None
     return {
         "territory": fight.territory,
@@ -255,22 +260,33 @@ def _battle(data: GameData, state: State, fight: Battle | None, live: bool) -> J
         "shaman_waits": shaman_waits(fight) or None,
         "stage": asked.kind if asked is not None else ("over" if not live else "ending"),
         "waiting_for": [int(s) for s in asked.seats] if asked is not None else [],
-        "attacker": _side(data, state, fight, "attacker", computed),
-        "defender": _side(data, state, fight, "defender", computed),
+        "waiting_side": asked.side or None if asked is not None else None,
+        "attacker": _side(data, state, fight, "attacker", computed, settled),
+        "defender": _side(data, state, fight, "defender", computed, settled),
         "damage": working,
         "loser": fight.loser or None,
         "retreat_to": data.board.name(fight.retreat_to) if fight.retreat_to else None,
     }
 
 
-def _side(data: GameData, state: State, fight: Battle, name: str, computed: bool) -> dict[str, JSON]:
+def _side(
+    data: GameData, state: State, fight: Battle, name: str, computed: bool, settled: bool
+) -> dict[str, JSON]:
+    """One side of a battle. Damage shows once assigned (a chief's own assignment, or the rule's for
+    troops nobody commands), losses once the survival roll is in."""
     side = fight.side(name)
     other_first = shaman_waits(fight) and shaman_waits(fight) != name and side.proposed
     shown = side.proposed if (fight.revealed or other_first) else ""
     standing_aside = set(stupid(data, side)) if side.real else set()
-    assigned = aftermath.allocation(data, fight, name) if computed else {}
-    gone = set(aftermath.destroyed(data, fight, name)) if computed else set()
-    given_up = set(aftermath.surrendered(data, fight, name)) if computed else set()
+    waiting = (
+        computed
+        and side.owner >= 0
+        and side.assigned is None
+        and not aftermath.overwhelmed(data, fight, name)
+    )
+    assigned = aftermath.allocation(data, fight, name) if computed and not (waiting and not settled) else {}
+    gone = set(aftermath.destroyed(data, fight, name)) if computed and settled else set()
+    given_up = set(aftermath.surrendered(data, fight, name)) if computed and settled else set()
     rolls = dict(side.stupidity)
     fates = dict(side.fates)
     regrown = dict(side.regeneration)
@@ -325,7 +341,7 @@ def _side(data: GameData, state: State, fight: Battle, name: str, computed: bool
         "surrender_roll": side.surrender_roll or None,
         "survivor": data.name(side.survivor) if side.survivor else None,
         "survival_roll": side.survival_roll or None,
-        "lost_power": aftermath.lost_power(data, fight, name) if computed else None,
+        "lost_power": aftermath.lost_power(data, fight, name) if computed and settled else None,
     }
 
 
@@ -341,8 +357,8 @@ def _strategy_name(fight: Battle, name: str, strategy: str) -> str | None:
 
 
 def private_view(data: GameData, state: State, seat: PlayerId) -> dict[str, JSON] | None:
-    """The seat's hand, what it may still draw (a chip it does not see: in the cup or another hand), its
-    secret strategy and the trade offered to or by it."""
+    """The seat's hand, what it may still draw (by counter type: a chip it does not see, in the cup or in
+    another hand, so nothing tells which), its secret strategy and the trade offered to or by it."""
     if not 0 <= seat < state.seats:
         return None
     hand = state.hands[seat]
@@ -352,9 +368,8 @@ def private_view(data: GameData, state: State, seat: PlayerId) -> dict[str, JSON
             unseen.update(data.counter(c).type for c in their.counters)
     drawable = []
     for type_id, count in sorted(unseen.items()):
-        chips = [c for c in state.cup if data.counter(c).type == type_id]
-        sample = data.counter(chips[0] if chips else next(c.id for c in data.counters if c.type == type_id))
-        drawable.append({**_counter(data, sample.id), "type": type_id, "left": count, "chips": chips})
+        sample = next(c.id for c in data.counters if c.type == type_id)
+        drawable.append({**_counter(data, sample), "id": type_id, "type": type_id, "left": count})
     fight = state.battle
     mine = ""
     if fight is not None:
