@@ -96,7 +96,7 @@ def _step(state: State) -> JSON:
     if state.phase != "turn":
         return {
             "id": state.phase,
-            "label": {"setup": "Setup", "rolloff": "Who starts", "over": "Game over"}[state.phase],
+            "label": {"setup": "Setup", "rolloff": "Who goes first", "over": "Game over"}[state.phase],
         }
     step = state.current.step if state.current is not None else state.step
     return {

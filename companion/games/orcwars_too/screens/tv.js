@@ -72,17 +72,13 @@
     box.appendChild(sub);
     var armies = el("div", "ow-armies");
     player.armies.forEach(function (a) { armies.appendChild(armyRow(game, a)); });
-    player.garrisons.forEach(function (g) {
-      var row = el("div", "ow-army ow-garrison");
-      var head = el("div", "ow-army-head");
-      head.appendChild(el("span", "ow-leader", "Left behind"));
-      head.appendChild(el("span", "ow-where", g.territory_name));
-      row.appendChild(head);
-      var units = el("div", "ow-units");
-      g.units.forEach(function (u) { units.appendChild(token(u)); });
-      row.appendChild(units);
-      armies.appendChild(row);
-    });
+    if (player.garrisons.length) {
+      // Troops left behind, one line for all of them: where, and how many.
+      var left = player.garrisons.map(function (g) {
+        return g.territory_name + " " + g.units.length;
+      }).join(" · ");
+      armies.appendChild(el("p", "ow-left", "Left behind: " + left));
+    }
     if (player.captives.length) {
       armies.appendChild(el("p", "ow-captives", "Captives: " + player.captives.map(function (c) { return c.name; }).join(", ")));
     }
@@ -194,7 +190,9 @@
     var d = battle.damage;
     var box = el("div", "ow-damage");
     if (!d) {
-      box.appendChild(el("p", "ow-muted", battle.revealed ? "Rolling for the real strategies…" : "Strategies are chosen in secret"));
+      var fled = battle.defender.proposed === "flee";
+      var waiting = battle.revealed ? "Rolling for the real strategies…" : "Strategies are chosen in secret";
+      box.appendChild(el("p", "ow-muted", fled ? "The lonely chief flees: no fight" : waiting));
       return box;
     }
     box.appendChild(el("p", "ow-cell", (d.table === "fortress" ? "Fortress" : "Field") + " table: " + d.cell));
@@ -268,6 +266,14 @@
     Array.prototype.forEach.call(main.querySelectorAll(".ow-armies"), function (a) {
       if (TableTV.overflows(a)) a.classList.add("is-compact");
       if (TableTV.overflows(a)) a.classList.add("is-tight");
+      // Still too many leaders for the panel: the last ones give way to a count, never a cut-off row.
+      var hidden = 0;
+      while (TableTV.overflows(a) && a.children.length > 1) {
+        a.removeChild(a.lastChild.classList.contains("ow-more") ? a.lastChild.previousSibling : a.lastChild);
+        hidden++;
+        var more = a.querySelector(".ow-more") || a.appendChild(el("p", "ow-more"));
+        more.textContent = "+" + hidden + " more";
+      }
     });
     Array.prototype.forEach.call(main.querySelectorAll(".ow-side"), function (s) {
       if (TableTV.overflows(s)) s.classList.add("is-compact");
@@ -282,7 +288,7 @@
   TableTV.register("orcwars-too", {
     round: function (game) {
       if (game.phase === "setup") return "Setup";
-      if (game.phase === "rolloff") return "Who starts";
+      if (game.phase === "rolloff" && !game.turn) return "Who starts";
       return "Turn " + game.turn;
     },
     status: function (game) {
