@@ -70,8 +70,9 @@ adjacent = ["wilds", "fort-land"]
 provenance.all = "{P}"
 
 [underground]
-table = ["home-a", "home-b", "middle", "fort-land", "wilds", "road", "home-a", "home-b", "middle", "fort-land",
-         "wilds", "road", "home-a", "home-b", "middle", "fort-land", "wilds", "road"]
+table = ["home-a", "home-b", "middle", "fort-land", "wilds", "road",
+         "home-a", "home-b", "middle", "fort-land", "wilds", "road",
+         "home-a", "home-b", "middle", "fort-land", "wilds", "road"]
 provenance.table = "{P}"
 
 [[leaders]]

@@ -66,7 +66,7 @@ def test_a_side_with_a_shaman_chooses_after_seeing_the_other() -> None:
     assert game.prompt(state).players == (0,)
     with pytest.raises(IllegalActionError):
         game.apply(state, ChooseStrategy(P1, "careful"))
-    state, events = play(game, state, ChooseStrategy(P0, "charge"))
+    state, _ = play(game, state, ChooseStrategy(P0, "charge"))
     assert game.view(state)["battle"]["attacker"]["proposed"] == "charge"  # shown for the shaman to see
     assert game.prompt(state).players == (1,)
     state, _ = play(game, state, ChooseStrategy(P1, "clever"))
@@ -256,12 +256,12 @@ def test_damage_is_assigned_by_the_owner_with_one_survival_roll() -> None:
         game.apply(state, AssignDamage(P0, (("ogres#1", 2),)))
     with pytest.raises(IllegalActionError, match="took damage"):
         game.apply(state, AssignDamage(P0, (("ogres#1", 3),), "orcs#1"))
-    state, events = play(game, state, AssignDamage(P0, (("ogres#1", 3),), "ogres#1"))
+    state, _ = play(game, state, AssignDamage(P0, (("ogres#1", 3),), "ogres#1"))
     assert "Ogres rolls to survive: d6 1 or less" in game.prompt(state).text  # 5 - 3 - 1
     state, _ = roll(game, state, 1)  # the ogre survives
     # Snag's side takes all 6 = its whole power: everything is destroyed, Snag included.
     assert "survivability" in game.prompt(state).text
-    state, events = roll(game, state, 8)  # Snag is caught: captured (not hacked: careful is no star)
+    state, _ = roll(game, state, 8)  # Snag is caught: captured (not hacked: careful is no star)
     assert state.battle is None
     assert "snag" in state.hands[0].captives
     assert state.army("grim").units == ("ogres#1", "orcs#1")
@@ -315,7 +315,7 @@ def test_an_escaped_leader_retreats_and_his_shaman_follows_the_winner() -> None:
     assert asked.kind == "choose" and "free territory" in asked.text
     options = {c.action.option for c in asked.choices}
     assert options == {"home-b", "wilds", "home-a", "fort-land"}  # the Middle's neighbours without foes
-    state, events = play(game, state, Choose(P1, "home-b"))
+    state, _ = play(game, state, Choose(P1, "home-b"))
     assert state.army("snag").territory == "home-b" and state.army("snag").units == ()
     assert state.army("grim").shaman == "shaman#1"
     assert state.land("middle").controller == 0

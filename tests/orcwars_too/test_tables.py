@@ -74,7 +74,7 @@ def test_fractions_are_rounded_down() -> None:
 
 
 def test_the_fortress_absorbs_its_rating() -> None:
-    """Line 241: against fortress 4 the damage is reduced by 4 (attacker clever, defender careful: 1:5 - 1:1*)."""
+    """Line 241: against fortress 4 the damage is reduced by 4 (clever against careful: 1:5 - 1:1*)."""
     result = damage(12, "clever", 10, "careful", fortress=4)
     assert result.table == "fortress"
     assert result.raw_damage_to_defender == 12 and result.absorbed == 4 and result.damage_to_defender == 8
