@@ -180,7 +180,7 @@ def test_a_chiefs_unplaced_caravans_are_placed_and_moved_at_B1() -> None:
         step=TRADING,
         current=None,
     )
-    state, events = play(game, state, Done(P0), Done(P1))
+    state, _ = play(game, state, Done(P0), Done(P1))
     assert state.current.seat == 1  # Grim's 5 against none: Ugluk first
     state, _ = play(game, state, Draw(P1, ("orcs", "orcs", "goblins")), Done(P1), Done(P1), Done(P1))
     assert state.current.seat == 0 and state.hands[0].caravans == ()
@@ -355,7 +355,7 @@ def test_the_end_of_the_turn_may_meet_the_other_condition() -> None:
 def test_the_turn_limit_ends_the_game_with_the_most_lands_and_fortresses() -> None:
     game = engine()
     state = trading(game, armies=[Army("grim", 0, "middle")], lands=lands_for(1, "home-a"), turn_limit=2)
-    state, events = play(game, state, Done(P0), Done(P1))
+    state, _ = play(game, state, Done(P0), Done(P1))
     assert state.finished and state.winners == (1,) and "turn limit" in state.reason
     result = game.result(state)
     assert [s.rank for s in result.standings] == [2, 1]
