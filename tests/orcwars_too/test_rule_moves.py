@@ -45,7 +45,7 @@ def test_an_army_moves_one_territory_to_a_neighbour_once_a_turn() -> None:
     assert state.army("grim").territory == "middle" and "controls Middle" in texts(events)
     with pytest.raises(IllegalActionError, match="has moved"):
         game.apply(state, Move(P0, "grim", "home-b"))
-    with pytest.raises(IllegalActionError, match="Grotsnik.s turn"):
+    with pytest.raises(IllegalActionError, match="Grotsnik's turn"):
         game.apply(state, Move(P1, "grim", "home-b"))
 
 
@@ -440,5 +440,5 @@ def test_only_the_players_own_turn_allows_his_orders() -> None:
     state = position(game, armies=[Army("grim", 0, "home-a"), Army("snag", 1, "home-b")])
     with pytest.raises(IllegalActionError, match="Grotsnik's turn"):
         game.apply(state, Move(P1, "snag", "middle"))
-    with pytest.raises(IllegalActionError, match="attack a chief|Attack a chief"):
+    with pytest.raises(IllegalActionError, match="Attack a chief"):
         game.apply(state, Attack(P0, "grim", "seat:1"))
