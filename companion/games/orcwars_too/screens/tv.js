@@ -16,14 +16,26 @@
     return (game.players || []).filter(function (p) { return p.seat === seat; })[0] || { name: "?", colour: "#888" };
   }
 
-  function token(unit, extra) {
-    // One unit: its power in a race-coloured box, its name beside it.
+  function token(unit, extra, count) {
+    // A unit: its power in a race-coloured box, its name beside it (and how many alike, "×3").
     var box = el("span", "ow-unit" + (extra ? " " + extra : ""));
     var power = el("b", "ow-unit-power", String(unit.power));
     power.style.background = RACE_COLOURS[unit.race] || (unit.kind === "war-machine" ? "#5d6d7e" : "#566573");
     box.appendChild(power);
     box.appendChild(el("span", "ow-unit-name", unit.name));
+    if (count > 1) box.appendChild(el("span", "ow-unit-count", "×" + count));
     return box;
+  }
+
+  function grouped(units) {
+    // Alike units (same name and power) as one token with a count: read at a glance from across the room.
+    var out = [];
+    units.forEach(function (u) {
+      var same = out.filter(function (g) { return g.unit.name === u.name && g.unit.power === u.power; })[0];
+      if (same) same.count++;
+      else out.push({ unit: u, count: 1 });
+    });
+    return out;
   }
 
   function armyRow(game, army) {
@@ -37,7 +49,7 @@
     head.appendChild(el("strong", "ow-power", String(army.power)));
     row.appendChild(head);
     var units = el("div", "ow-units");
-    army.units.forEach(function (u) { units.appendChild(token(u)); });
+    grouped(army.units).forEach(function (g) { units.appendChild(token(g.unit, null, g.count)); });
     var done = [];
     if (army.moved) done.push("moved");
     if (army.attacked) done.push("attacked");
