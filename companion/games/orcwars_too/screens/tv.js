@@ -42,13 +42,13 @@
     var row = el("div", "ow-army" + (army.lost ? " is-lost" : ""));
     var head = el("div", "ow-army-head");
     head.appendChild(el("span", "ow-leader", army.name));
-    head.appendChild(el("span", "ow-as", army.authority + "/" + army.survivability));
+    head.appendChild(el("span", "ow-as", "A" + army.authority + " S" + army.survivability));
     if (army.shaman) head.appendChild(el("span", "ow-badge ow-shaman", "shaman"));
     if (army.gold) head.appendChild(el("span", "ow-badge ow-gold", army.gold + " gold"));
-    head.appendChild(el("span", "ow-where", army.territory_name));
     head.appendChild(el("strong", "ow-power", String(army.power)));
     row.appendChild(head);
     var units = el("div", "ow-units");
+    units.appendChild(el("span", "ow-where", army.territory_name));
     grouped(army.units).forEach(function (g) { units.appendChild(token(g.unit, null, g.count)); });
     var done = [];
     if (army.moved) done.push("moved");
