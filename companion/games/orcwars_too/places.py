@@ -12,36 +12,29 @@ from companion.games.orcwars_too.state import NEUTRAL, State, evolve, set_army, 
 
 
 def locations(state: State) -> dict[str, list[str]]:
-    """Chip id -> every place it lies (cup, hand, captive, army, shaman, garrison, battle)."""
+    """Chip id -> every place it lies (cup, hand, captive, army, shaman, garrison, board)."""
     found: dict[str, list[str]] = {}
-
-    def put(chip: str, place: str) -> None:
-        found.setdefault(chip, []).append(place)
-
-    for chip in state.cup:
-        put(chip, "cup")
-    for chip in state.caravan_pile:
-        put(chip, "gold pile")
+    places: list[tuple[str, Iterable[str]]] = [("cup", state.cup), ("gold pile", state.caravan_pile)]
     for seat, hand in enumerate(state.hands):
-        for chip in hand.counters:
-            put(chip, f"hand {seat}")
-        for chip in hand.captives:
-            put(chip, f"captive of {seat}")
-        for chip in hand.caravans:
-            put(chip, f"unplaced caravan of {seat}")
+        places += [(f"hand {seat}", hand.counters), (f"captive of {seat}", hand.captives)]
+        places.append((f"unplaced caravan of {seat}", hand.caravans))
     for army in state.armies:
-        put(army.leader, f"leading in {army.territory or 'the dark'}")
-        for chip in army.units:
-            put(chip, f"army of {army.leader}")
+        places += [
+            (f"leading in {army.territory or 'the dark'}", (army.leader,)),
+            (f"army of {army.leader}", army.units),
+        ]
         if army.shaman:
-            put(army.shaman, f"shaman of {army.leader}")
+            places.append((f"shaman of {army.leader}", (army.shaman,)))
     for garrison in state.garrisons:
-        for chip in garrison.units:
-            put(chip, f"garrison {garrison.owner} in {garrison.territory}")
-        if garrison.shaman:
-            put(garrison.shaman, f"shaman of garrison {garrison.owner} in {garrison.territory}")
-    for caravan in state.caravans:
-        put(caravan.chip, "on the board")
+        where = f"garrison {garrison.owner} in {garrison.territory}"
+        places.append((where, (*garrison.units, *((garrison.shaman,) if garrison.shaman else ()))))
+    places.append(("on the board", tuple(c.chip for c in state.caravans)))
+    for place, chips in places:
+        for chip in chips:
+            if chip in found:
+                found[chip].append(place)
+            else:
+                found[chip] = [place]
     return found
 
 

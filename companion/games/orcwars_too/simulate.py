@@ -8,10 +8,15 @@ player turn; no war machine is left without a troop; no chief's troops stand lea
 lonely leader carries more gold than he may; the public view tells nothing of the hands or of a strategy
 not yet revealed; a draw's events never name the chips drawn. At the end of each game, replaying its
 actions gives the same position. Games end by victory or at the turn limit the simulator sets.
+
+Speed is reported twice: games per second of wall time, and per second of this process's CPU time with
+the machine's load average beside it (on a machine shared with other work the wall figure says more about
+the others than about the engine).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from dataclasses import dataclass, field, replace
@@ -148,16 +153,13 @@ def _hidden_view(game: OrcwarsToo, state: State) -> dict[str, Any]:
     # Units are dealt among units and other chips among other chips: how many units a hand holds is
     # public (a hand over ten units is discarded down at the table).
     data = game.data
-    pools = {
-        True: sorted((c for h in state.hands for c in h.counters if data.counter(c).unit), reverse=True),
-        False: sorted((c for h in state.hands for c in h.counters if not data.counter(c).unit), reverse=True),
-    }
+    hidden = [c for h in state.hands for c in h.counters]
+    units = iter(sorted((c for c in hidden if data.counter(c).unit), reverse=True))
+    others = iter(sorted((c for c in hidden if not data.counter(c).unit), reverse=True))
     hands = []
     for hand in state.hands:
-        dealt = []
-        for chip in hand.counters:
-            dealt.append(pools[data.counter(chip).unit].pop(0))
-        hands.append(Hand(tuple(dealt), hand.gold, hand.caravans, hand.captives))
+        dealt = tuple(next(units) if data.counter(c).unit else next(others) for c in hand.counters)
+        hands.append(Hand(dealt, hand.gold, hand.caravans, hand.captives))
     shuffled = evolve(state, hands=tuple(hands))
     fight = state.battle
     if fight is not None and not fight.revealed:
@@ -205,6 +207,7 @@ def simulate(
     rng = random.Random(seed)
     names = tuple(Player(f"P{i + 1}") for i in range(players))
     started = time.perf_counter()
+    cpu_started = time.process_time()
     total = capped = finished = battles = 0
     found: list[str] = []
     wins = [0] * players
@@ -219,6 +222,7 @@ def simulate(
         for seat in played.state.winners:
             wins[seat] += 1
     seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     return {
         "players": players,
         "games": games,
@@ -226,6 +230,9 @@ def simulate(
         "turn_limit": turn_limit,
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2) if seconds else None,
+        "cpu_seconds": round(cpu, 3),
+        "games_per_cpu_second": round(games / cpu, 2) if cpu else None,
+        "load_average": round(os.getloadavg()[0], 2),
         "actions": total,
         "battles": battles,
         "finished_games": finished,

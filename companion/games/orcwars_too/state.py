@@ -10,7 +10,7 @@ on (a stack of steps, and at most one battle).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 NEUTRAL = -1
@@ -313,22 +313,33 @@ class State:
         return next((c for c in self.caravans if c.chip == chip), None)
 
 
+_STATE_FIELDS = frozenset(f.name for f in fields(State))
+
+
 def evolve(state: State, **changes: Any) -> State:
-    return replace(state, **changes)
+    """``dataclasses.replace`` for the State, without its per-call introspection: the engine makes a new
+    State several times an input, and the simulator tens of thousands a second."""
+    unknown = set(changes) - _STATE_FIELDS
+    if unknown:
+        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def set_hand(state: State, seat: int, hand: Hand) -> State:
     hands = list(state.hands)
     hands[seat] = hand
-    return replace(state, hands=tuple(hands))
+    return evolve(state, hands=tuple(hands))
 
 
 def set_army(state: State, army: Army) -> State:
-    return replace(state, armies=tuple(army if a.leader == army.leader else a for a in state.armies))
+    return evolve(state, armies=tuple(army if a.leader == army.leader else a for a in state.armies))
 
 
 def drop_army(state: State, leader: str) -> State:
-    return replace(state, armies=tuple(a for a in state.armies if a.leader != leader))
+    return evolve(state, armies=tuple(a for a in state.armies if a.leader != leader))
 
 
 def set_land(state: State, land: Land) -> State:
@@ -345,21 +356,21 @@ def set_garrison(
     """The state with ``owner``'s garrison in ``territory`` holding ``units`` (none: the garrison is gone)."""
     others = tuple(g for g in state.garrisons if not (g.territory == territory and g.owner == owner))
     if not units:
-        return replace(state, garrisons=others)
+        return evolve(state, garrisons=others)
     garrison = Garrison(territory, owner, tuple(sorted(units)), shaman)
-    return replace(state, garrisons=(*others, garrison))
+    return evolve(state, garrisons=(*others, garrison))
 
 
 def set_caravan(state: State, caravan: Caravan) -> State:
-    return replace(state, caravans=tuple(caravan if c.chip == caravan.chip else c for c in state.caravans))
+    return evolve(state, caravans=tuple(caravan if c.chip == caravan.chip else c for c in state.caravans))
 
 
 def push(state: State, *steps: Step) -> State:
-    return replace(state, stack=state.stack + steps)
+    return evolve(state, stack=state.stack + steps)
 
 
 def pop(state: State) -> State:
-    return replace(state, stack=state.stack[:-1])
+    return evolve(state, stack=state.stack[:-1])
 
 
 def sorted_ids(ids: Any) -> tuple[str, ...]:

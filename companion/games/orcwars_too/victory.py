@@ -67,16 +67,19 @@ def holdings(data: GameData, state: State) -> list[Holdings]:
         present.setdefault(army.territory, set()).add(army.owner)
     for garrison in state.garrisons:
         present.setdefault(garrison.territory, set()).add(garrison.owner)
-    out = []
-    for seat in range(state.seats):
-        held = sum(
-            1
-            for land in state.lands
-            if land.controller == seat and data.board.territory(land.territory).orcland
-        )
-        forts = sum(1 for land in state.lands if land.fortress and seat in present.get(land.territory, ()))
-        own = [a for a in state.armies if a.owner == seat]
-        authority = sum(data.counter(a.leader).authority for a in own)
-        led = sum(1 for a in own if a.units and a.territory and data.board.territory(a.territory).orcland)
-        out.append(Holdings(held, forts, authority, led))
-    return out
+    held = [0] * state.seats
+    forts = [0] * state.seats
+    for land in state.lands:
+        if land.controller is not None and data.board.territory(land.territory).orcland:
+            held[land.controller] += 1
+        if land.fortress:
+            for seat in present.get(land.territory, ()):
+                if seat >= 0:
+                    forts[seat] += 1
+    authority = [0] * state.seats
+    led = [0] * state.seats
+    for army in state.armies:
+        authority[army.owner] += data.counter(army.leader).authority
+        if army.units and army.territory and data.board.territory(army.territory).orcland:
+            led[army.owner] += 1
+    return [Holdings(held[s], forts[s], authority[s], led[s]) for s in range(state.seats)]

@@ -201,19 +201,27 @@ def _territories(data: GameData, state: State) -> list[dict[str, JSON]]:
         land = lands.get(info.id)
         out.append(
             {
-                "id": info.id,
-                "name": info.name,
-                "kind": info.kind,
+                **_territory_facts(data, info.id),
                 "controller": land.controller if land else None,
                 "fortress": land.fortress if land else 0,
                 "mine": land.mine if land else False,
                 "armies": armies.get(info.id, []),
                 "neutral": [_counter(data, u) for u in neutral.get(info.id, ())],
                 "caravans": caravans.get(info.id, []),
-                "adjacent": list(info.adjacent) if info.adjacent is not None else None,
             }
         )
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _territory_facts(data: GameData, territory: str) -> dict[str, JSON]:
+    info = data.board.territory(territory)
+    return {
+        "id": info.id,
+        "name": info.name,
+        "kind": info.kind,
+        "adjacent": list(info.adjacent) if info.adjacent is not None else None,
+    }
 
 
 def _caravan(data: GameData, state: State, chip: str) -> dict[str, JSON]:
