@@ -16,18 +16,15 @@ from companion.games.orcwars_too.actions import GOLD
 from companion.games.orcwars_too.checks import control_target, passes, plain_target
 from companion.games.orcwars_too.common import (
     fail,
-    friendly,
     gold,
     leader_of,
     names,
     plural,
-    power,
     troops,
     who,
 )
 from companion.games.orcwars_too.counters import GameData, Kind
 from companion.games.orcwars_too.state import (
-    Army,
     Caravan,
     State,
     Step,
@@ -342,10 +339,6 @@ def produce_mines(data: GameData, state: State, seat: int, ev: list[Event]) -> S
     return state
 
 
-def army_power(data: GameData, army: Army) -> int:
-    return power(data, (army.leader, *army.units))
-
-
 def spy_used(
     data: GameData, state: State, seat: int, spy: str, use_id: str, target: int, ev: list[Event]
 ) -> State:
@@ -376,7 +369,3 @@ def spy_used(
         return state
     ev.append(Event("SpyUsed", f"{who(state, seat)} uses a spy: {use.label}", {"seat": seat, "use": use.id}))
     return state
-
-
-def in_friendly(state: State, army: Army) -> bool:
-    return bool(army.territory) and friendly(state, army.territory, army.owner)

@@ -28,7 +28,7 @@ from companion.engine import (
     data_digest,
 )
 from companion.games.orcwars_too import (
-    aftermath,
+    aftermath_answers,
     battle,
     economy,
     flow,
@@ -205,7 +205,7 @@ class OrcwarsToo(Game[State]):
         if need is not None:
             if need.kind in BATTLE_ROLLS:
                 return battle.rolled(data, state, need, value, ev)
-            return aftermath.rolled(data, state, need, value, ev)
+            return aftermath_answers.rolled(data, state, need, value, ev)
         return opening.rolled_off(data, state, value, ev)
 
     def _expected_die(self, state: State) -> tuple[str, int]:
@@ -251,13 +251,13 @@ class OrcwarsToo(Game[State]):
         if need.kind == "assign" and isinstance(action, AssignDamage):
             if seat != need.seats[0]:
                 fail(f"{who(state, need.seats[0])} assigns this damage")
-            return aftermath.assign(data, state, need, action.damage, action.survivor, ev)
+            return aftermath_answers.assign(data, state, need, action.damage, action.survivor, ev)
         if isinstance(action, Choose) and need.kind in ("biggest", "loser", "retreat", "escape"):
             if need.kind != "loser" and seat not in need.seats:
                 fail(f"{who(state, need.seats[0])} answers this")
             if need.kind == "biggest":
                 return battle.chose_biggest(data, state, need, action.option, ev)
-            return aftermath.chose(data, state, need, action.option, ev)
+            return aftermath_answers.chose(data, state, need, action.option, ev)
         self._not_now(state)
         raise AssertionError
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from companion.engine import Event
 from companion.games.orcwars_too import aftermath as after
+from companion.games.orcwars_too.aftermath_answers import report
 from companion.games.orcwars_too.battle import SIDES, damage_of, describe
 from companion.games.orcwars_too.checks import passes
 from companion.games.orcwars_too.common import (
@@ -67,7 +68,7 @@ def finish(data: GameData, state: State, ev: list[Event]) -> State:
         and passes(data, battle.troll_check, troll_target(data, state))
     )
     regrown = {name: after.regenerated(data, battle, name) for name in SIDES}
-    ev.append(Event("BattleEnded", after.report(data, state, battle), {"territory": battle.territory}))
+    ev.append(Event("BattleEnded", report(data, state, battle), {"territory": battle.territory}))
     spoils = Spoils()
     state = remove_units(state, grabs)
     for name in SIDES:

@@ -371,7 +371,3 @@ def push(state: State, *steps: Step) -> State:
 
 def pop(state: State) -> State:
     return evolve(state, stack=state.stack[:-1])
-
-
-def sorted_ids(ids: Any) -> tuple[str, ...]:
-    return tuple(sorted(ids))
