@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.browser_support import PIN, LiveTable
+from .browser_support import PIN, LiveTable
 
 pytestmark = pytest.mark.browser
 
