@@ -65,6 +65,8 @@ TABLE_WIDE = (
     act.Closest,
     act.Target,
     act.Redirect,
+    act.SetLife,
+    act.SetChaos,
     act.PlaceEnemy,
     act.RemoveEnemy,
     act.SetLives,

@@ -11,7 +11,16 @@ from dataclasses import replace
 
 from companion.engine import Event
 from companion.games.shattered_chaos.catalog import Catalog, ChaosCard
-from companion.games.shattered_chaos.state import Condition, Hero, Model, State, evolve, set_hero, set_model
+from companion.games.shattered_chaos.state import (
+    Condition,
+    EnemyTurn,
+    Hero,
+    Model,
+    State,
+    evolve,
+    set_hero,
+    set_model,
+)
 
 DESTRUCTION = "destruction"
 
@@ -140,7 +149,9 @@ def become_shadow(cat: Catalog, state: State, seat: int, ev: list[Event], how: s
     hero = state.party[seat]
     dropped = hero.chaos
     state = set_hero(state, seat, replace(hero, life=0, chaos=0, shadow=True, conditions=(), chaos_steps=0))
-    state = evolve(state, map_chaos=state.map_chaos + dropped)
+    # What the table said an enemy sees of it no longer holds: the shadow stands somewhere else now.
+    steps = tuple(_forget(s, seat) if isinstance(s, EnemyTurn) else s for s in state.steps)
+    state = evolve(state, map_chaos=state.map_chaos + dropped, steps=steps)
     tokens = f"; place {_count(dropped, 'chaos token', 'chaos tokens')} on the space" if dropped else ""
     ev.append(
         Event(
@@ -151,6 +162,10 @@ def become_shadow(cat: Catalog, state: State, seat: int, ev: list[Event], how: s
         )
     )
     return state
+
+
+def _forget(turn: EnemyTurn, seat: int) -> EnemyTurn:
+    return replace(turn, sightings=tuple(x for x in turn.sightings if x.seat != seat))
 
 
 # ------------------------------------------------------------------------------------------ enemies

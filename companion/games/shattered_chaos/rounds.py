@@ -168,8 +168,8 @@ def pick_up(cat: Catalog, state: State, seat: int, tokens: int, ev: list[Event])
         fail(f"{name}'s chaos ledger has room for {count(room, 'token', 'tokens')}")
     if tokens > state.map_chaos:
         fail(
-            f"{count(state.map_chaos, 'chaos token lies', 'chaos tokens lie')} on the map "
-            "(a narrator card's are entered with 'chaos tokens placed')"
+            f"As the companion knows, {count(state.map_chaos, 'chaos token lies', 'chaos tokens lie')} "
+            "on the map (enter the tokens a narrator card places first)"
         )
     state, taken = ledgers.gain_chaos(cat, state, seat, tokens)
     ev.append(
