@@ -64,10 +64,14 @@ class Evaluation:
                 f"Defeat: the round marker goes to the end of the counter, section {self.section}: "
                 f"draw {self.draw} chaos cards from the campaign box and keep {self.keep}"
             )
+        spaces = f"{self.spaces} {'space' if self.spaces == 1 else 'spaces'}"
+        if self.start_round - self.spaces < self.final_round:
+            moved = f"{spaces} left from round {self.start_round}: it stops at round {self.final_round}"
+        else:
+            moved = f"{spaces} left, from round {self.start_round} to round {self.final_round}"
         return (
-            f"{self.damage} damage: the round marker moves {self.spaces} "
-            f"{'space' if self.spaces == 1 else 'spaces'} left, from round {self.start_round} to round "
-            f"{self.final_round}, section {self.section}: draw {self.draw} chaos cards, keep {self.keep}"
+            f"{self.damage} damage: the round marker moves {moved}, section {self.section}: "
+            f"draw {self.draw} chaos cards, keep {self.keep}"
         )
 
     def to_json(self) -> dict[str, JSON]:

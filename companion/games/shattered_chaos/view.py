@@ -62,6 +62,7 @@ def view(cat: Catalog, state: State, prompt: Prompt | None, result: GameResult) 
         "starting": state.starting,
         "enemies": [_model(cat, state, m, top) for m in state.models],
         "enemy_cards": [_enemy_card(cat, state, e) for e in _cards_in_play(cat, state)],
+        "placeable": _placeable(cat, state),
         "graveyard": [
             {"number": n, "name": model_name(cat, n), "counts": _weight(cat, e)} for e, n in state.graveyard
         ],
@@ -190,6 +191,19 @@ def _cards_in_play(cat: Catalog, state: State) -> list[str]:
     listed = list(cat.adventure(state.adventure).enemies)
     listed += [m.enemy for m in state.models] + [e for e, _ in state.graveyard]
     return list(dict.fromkeys(listed))
+
+
+def _placeable(cat: Catalog, state: State) -> list[dict[str, JSON]]:
+    """Models the narrator may place now: the adventure's enemies first, neither on the board nor dead."""
+    buried = {n for _, n in state.graveyard}
+    listed = _cards_in_play(cat, state) + [e.id for e in cat.enemies]
+    out: list[dict[str, JSON]] = []
+    for enemy_id in dict.fromkeys(listed):
+        card = cat.enemy(enemy_id)
+        for number in (*card.models, *card.elite_models):
+            if state.model(number) is None and number not in buried:
+                out.append({"number": number, "name": model_name(cat, number)})
+    return out
 
 
 def _action_text(action: EnemyAction) -> str:
