@@ -130,14 +130,15 @@ def _narrator(game: ShatteredChaos, state: State, legal: list[Action], rng: rand
         return None
     if state.round > LAST_ROUND or (state.round >= FIRST_END and rng.random() < END_CHANCE):
         return act.EndAdventure("won" if rng.random() < 0.7 else "lost")
-    place = [
-        a
-        for a in legal
-        if isinstance(a, act.PlaceEnemy)
-        and game.catalog.enemy_of_model(a.model).id in game.catalog.adventure(state.adventure).enemies
-    ]
-    if place and len(state.models) < 3 and rng.random() < 0.25:
-        return rng.choice(place)
+    if len(state.models) < 3 and rng.random() < 0.25:
+        wanted = set(game.catalog.adventure(state.adventure).enemies)
+        place = [
+            a
+            for a in legal
+            if isinstance(a, act.PlaceEnemy) and game.catalog.enemy_of_model(a.model).id in wanted
+        ]
+        if place:
+            return rng.choice(place)
     if state.map_chaos < 2 and rng.random() < 0.02:
         return act.PlaceChaos(2)
     return None
@@ -238,7 +239,7 @@ def play(game: ShatteredChaos, setup: Setup, rng: random.Random, cap: int = 2000
 def simulate(games: int, seed: int, adventurers: int | None = None, cap: int = 20000) -> dict[str, Any]:
     game = ShatteredChaos()
     rng = random.Random(seed)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     total = capped = finished = won = questions = rounds = 0
     found: list[str] = []
     for index in range(games):
@@ -252,11 +253,14 @@ def simulate(games: int, seed: int, adventurers: int | None = None, cap: int = 2
         rounds += played.state.round
         found.extend(f"game {index}: {v}" for v in played.violations)
     seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu
     return {
         "games": games,
         "seed": seed,
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2) if seconds else None,
+        "cpu_seconds": round(cpu_seconds, 3),
+        "games_per_cpu_second": round(games / cpu_seconds, 2) if cpu_seconds else None,
         "actions": total,
         "map_questions": questions,
         "rounds": rounds,

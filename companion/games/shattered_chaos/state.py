@@ -9,7 +9,7 @@ the graveyard, the chaos card stacks and the round; and the questions waiting fo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.shattered_chaos.campaign import CampaignLog
@@ -266,27 +266,38 @@ class State:
         return self.phase == OVER
 
 
+_FIELDS = frozenset(State.__dataclass_fields__)
+
+
 def evolve(state: State, **changes: Any) -> State:
-    return replace(state, **changes)
+    """``dataclasses.replace`` for the position, without its per-call introspection: a random adventure
+    changes the position thousands of times, and a Pi answers a tap after each."""
+    unknown = set(changes) - _FIELDS
+    if unknown:
+        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def set_hero(state: State, seat: int, hero: Hero) -> State:
     party = list(state.party)
     party[seat] = hero
-    return replace(state, party=tuple(party))
+    return evolve(state, party=tuple(party))
 
 
 def set_model(state: State, model: Model) -> State:
-    return replace(state, models=tuple(model if m.number == model.number else m for m in state.models))
+    return evolve(state, models=tuple(model if m.number == model.number else m for m in state.models))
 
 
 def push(state: State, *steps: Step) -> State:
-    return replace(state, steps=state.steps + steps)
+    return evolve(state, steps=state.steps + steps)
 
 
 def pop(state: State) -> State:
-    return replace(state, steps=state.steps[:-1])
+    return evolve(state, steps=state.steps[:-1])
 
 
 def replace_top(state: State, step: Step) -> State:
-    return replace(state, steps=(*state.steps[:-1], step))
+    return evolve(state, steps=(*state.steps[:-1], step))
