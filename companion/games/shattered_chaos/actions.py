@@ -228,7 +228,7 @@ class RemoveEnemy(Action):
 
 @dataclass(frozen=True)
 class SetLives(Action):
-    """Correction: the model's lives (below 1: killed in another way, VII.3)."""
+    """Correction: the model's lives (below 1: killed in a different way, IV.3 line 279)."""
 
     kind: ClassVar[str] = "set_lives"
     model: int
