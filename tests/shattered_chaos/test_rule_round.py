@@ -198,3 +198,36 @@ def test_a_setup_the_rules_do_not_allow_is_refused() -> None:
             GAME.new_game(bad)
     five = GAME.new_game(setup(5, starting=5))
     assert five.starting == 4 and len(five.party) == 5
+
+
+def test_narrator_stacks_and_adventure_cards_from_the_owners_data(tmp_path) -> None:
+    """IV.1: narrator cards read in alphabetical and numerical order, a stack's current card first, a card
+    put onto another stack on a card's say; V.B.2: an interaction names the adventure card to read."""
+    from companion.games.shattered_chaos.engine import ShatteredChaos
+
+    path = tmp_path / "owner.toml"
+    path.write_text(
+        """
+[[adventures]]
+number = 1
+narrator = [{ card = "A 1.1", text = "Place gremlins 21 and 22." }, { card = "A 1.2" }, { card = "B 1" }]
+adventure_cards = { "6" = "You find a healing spring: +2 lives." }
+provenance = "my adventure 1 deck"
+""",
+        encoding="utf-8",
+    )
+    engine = ShatteredChaos.with_owner_data(path)
+    from companion.engine import Player, Setup
+
+    state = engine.new_game(Setup("shattered-chaos", tuple(Player(f"P{i}") for i in range(4)), ()))
+    assert state.narrator == (("A", ("A 1.1", "A 1.2")), ("B", ("B 1",)))
+    view = engine.view(state)
+    assert view["narrator"][0] == {"stack": "A", "current": "A 1.1", "text": "Place gremlins 21 and 22.", "left": 2}
+    with pytest.raises(IllegalActionError, match="current card"):
+        engine.apply(state, act.ReadNarrator("A 1.2"))
+    state, events = engine.apply(state, act.ReadNarrator("A 1.1"))
+    assert state.narrator[0] == ("A", ("A 1.2",)) and "next on stack A: A 1.2" in texts(list(events))
+    state, _ = engine.apply(state, act.MoveNarrator("B 1", "A"))
+    assert state.narrator == (("A", ("B 1", "A 1.2")), ("B", ()))
+    state, events = engine.apply(state, act.Interact(DEADEYE, "6"))
+    assert "You find a healing spring" in texts(list(events))

@@ -155,3 +155,31 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     assert page.locator(".final-title").inner_text() == "Adventure 1 won!"
     assert page.locator(".final-winner").count() == 4
     page.screenshot(path=str(artifacts / "shattered-chaos-tv-final.png"))
+
+
+def test_five_adventurers_and_a_reaction_on_the_phone(browser, page, table, artifacts):
+    players = [{"name": n} for n in ("Anna", "Ben", "Cleo", "Dmitri", "Eva")]
+    options = {"adventurers": "Bastion, Deadeye, Raider, Stalker, Thrasher"}
+    answer = table.command("new_game", {"game": "shattered-chaos", "players": players, "options": options})
+    assert answer["accepted"], answer
+    accepted(table, {"kind": "place_enemy", "model": 21})
+    for seat in range(5):
+        for _ in range(2):
+            accepted(table, {"kind": "move", "player": seat})
+    accepted(table, {"kind": "sighted", "model": 21, "adventurers": [1]})  # range 3: it sees Deadeye
+    seq = accepted(table, {"kind": "roll", "player": 1, "die": "sc-attack", "faces": ["red:1"]})
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, seq)
+    assert page.locator(".sc-hero").count() == 5
+    assert small_or_clipped(page) == []
+    assert page.locator(".sc-middle h2").inner_text().lower() == "enemy phase"
+    page.screenshot(path=str(artifacts / "shattered-chaos-tv-five.png"))
+
+    ben = phone(browser, table)
+    ben.select_option("#c-seat", "1")
+    ben.wait_for_selector("text=React: attack it back", timeout=TIMEOUT_MS)
+    assert ben.locator("#sc-target option").count() == 1  # only the enemy that attacked
+    ben.screenshot(path=str(artifacts / "shattered-chaos-phone-reaction.png"))
+    ben.click("#sc-attack")
+    page.wait_for_selector(".sc-middle h2:text-matches('reaction', 'i')", timeout=TIMEOUT_MS)
+    assert table.session.view()["game"]["attack"]["reaction"] is True

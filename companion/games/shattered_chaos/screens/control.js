@@ -100,10 +100,11 @@
     return parseInt(form.actor, 10);
   }
 
-  function attackForm(box, game, hero, ctx) {
-    var enemies = game.enemies || [];
+  function attackForm(box, game, hero, ctx, only) {
+    // ``only``: the one enemy a reaction may attack (the one that attacked).
+    var enemies = (game.enemies || []).filter(function (e) { return only === undefined || e.number === only; });
     var details = ctx.el("div", "sc-attack-form");
-    details.appendChild(ctx.el("h3", null, "Attack"));
+    details.appendChild(ctx.el("h3", null, only === undefined ? "Attack" : "React: attack it back"));
     if (!enemies.length) {
       details.appendChild(ctx.el("p", "hint", "No enemy on the board."));
       box.appendChild(details);
@@ -394,6 +395,12 @@
       decision(box, game, ctx);
       if (prompt.kind === "adventurers") { adventurerTurn(box, game, prompt, ctx); return true; }
       if (["enemy-sight", "enemy-reach", "enemy-within"].indexOf(prompt.kind) >= 0 && game.question) { sighting(box, game, prompt, ctx); return true; }
+      if (prompt.kind === "react" && game.enemy_attack) {
+        var hero = game.players[prompt.players[0]];
+        attackForm(box, game, hero, ctx, game.enemy_attack.model);
+        box.appendChild(button(ctx, "No reaction", null, function () { ctx.act({ kind: "decline_reaction", player: hero.seat }); }, "sc-no-reaction"));
+        return true;
+      }
       if (prompt.kind === "campaign") campaignBox(box, game, ctx);
       return false;
     },

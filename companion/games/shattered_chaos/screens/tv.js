@@ -211,6 +211,8 @@
     box.appendChild(counter);
     box.appendChild(text("p", "sc-phase", game.phase_title));
     box.appendChild(text("p", "sc-next", game.next));
+    var narrator = (game.narrator || []).filter(function (s) { return s.current; }).map(function (s) { return s.current; });
+    if (narrator.length) box.appendChild(text("p", "sc-next sc-narrator", "Narrator cards: " + narrator.join(" · ")));
     var dead = (game.graveyard || []).map(function (g) { return g.name + (g.counts > 1 ? " ×" + g.counts : ""); });
     box.appendChild(text("p", "sc-graveyard", "Graveyard: " + (dead.length ? dead.join(", ") : "empty")));
     var left = (game.stacks || []).map(function (s) { return s.name.charAt(0).toUpperCase() + s.name.slice(1) + " " + s.left; });
