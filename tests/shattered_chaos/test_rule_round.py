@@ -222,7 +222,12 @@ provenance = "my adventure 1 deck"
     state = engine.new_game(Setup("shattered-chaos", tuple(Player(f"P{i}") for i in range(4)), ()))
     assert state.narrator == (("A", ("A 1.1", "A 1.2")), ("B", ("B 1",)))
     view = engine.view(state)
-    assert view["narrator"][0] == {"stack": "A", "current": "A 1.1", "text": "Place gremlins 21 and 22.", "left": 2}
+    assert view["narrator"][0] == {
+        "stack": "A",
+        "current": "A 1.1",
+        "text": "Place gremlins 21 and 22.",
+        "left": 2,
+    }
     with pytest.raises(IllegalActionError, match="current card"):
         engine.apply(state, act.ReadNarrator("A 1.2"))
     state, events = engine.apply(state, act.ReadNarrator("A 1.1"))
