@@ -14,7 +14,7 @@ import pytest
 from companion.games.shattered_chaos.data_loading import default_catalog
 from companion.games.shattered_chaos.odds import adventurer_odds
 
-from ..browser.browser_support import PIN, LiveTable
+from .browser_support import PIN, LiveTable
 
 pytestmark = pytest.mark.browser
 
