@@ -274,6 +274,9 @@ def legal(cat: Catalog, state: State) -> list[Action]:
         out: list[Action] = [act.CloseCampaign()]
         if isinstance(top, CampaignBox) and top.kept < top.keep:
             out += [act.KeepCard(f"{v}{c.number}") for c in cat.bronze() for v in "sg"]
+        for seat, hero in enumerate(state.party):
+            held = set(hero.talents) | set(state.campaign.talents_of(hero.card))
+            out += [act.GainTalent(seat, t.id) for t in cat.talents if t.id not in held]
         return out
     out = [a for _, a in _choices(cat, state)]
     if isinstance(top, HeroAttack) and top.stage in ("throw", "rethrow"):
