@@ -265,16 +265,57 @@ class Event:
         return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
 
 
+class DicePolicy(enum.StrEnum):
+    """How the dice of one roll request are thrown at the table (part of the request, so the table
+    asks no game-specific hook)."""
+
+    TOGETHER = "together"
+    """All ``count`` dice are thrown at once: the table gathers that many results (each within
+    ``roll_window_ms`` of the previous) into one ``Roll`` (a HeroScape attack)."""
+    ONE_BY_ONE = "one_by_one"
+    """Each die read is a ``Roll`` of one face, submitted at once; the engine counts the request down
+    (Chaos Marauders: one Cube thrown six times for the Idol)."""
+
+
 @dataclass(frozen=True)
 class RollRequest:
-    """The dice a prompt waits for: which die (by the game's data id), how many at once, which faces."""
+    """The dice a prompt waits for: which die (by the game's data id), how many, which faces, and how
+    they are thrown (``policy``).
+
+    ``dice`` asks for different dice thrown together (Shattered Chaos: a yellow, a red and a blue
+    die): the game die id of each, in the order the ``Roll``'s faces list their results; ``count``
+    is then its length and ``die`` names the throw ("attack"). ``faces`` lists every face the
+    request accepts (of any of its dice).
+
+    Addressed to several players (``Prompt.players``), a die read at the table goes to the seat it
+    belongs to (``[table.dice]``) when that seat is asked, else to the first player the prompt still
+    waits for: an engine that wants every player's roll shrinks the prompt as each one answers.
+    """
 
     die: str
     count: int
     faces: tuple[str, ...]
+    policy: DicePolicy = DicePolicy.TOGETHER
+    dice: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.dice and len(self.dice) != self.count:
+            raise ValueError(f"a roll of {len(self.dice)} different dice has count {len(self.dice)}")
+        if self.dice and self.policy is DicePolicy.ONE_BY_ONE:
+            raise ValueError("different dice are thrown together: one_by_one takes one die")
+
+    def die_at(self, index: int) -> str:
+        """The game die id of the ``index``-th die of the roll (every die the same unless ``dice``)."""
+        return self.dice[index] if self.dice else self.die
 
     def to_json(self) -> dict[str, JSON]:
-        return {"die": self.die, "count": self.count, "faces": list(self.faces)}
+        return {
+            "die": self.die,
+            "count": self.count,
+            "faces": list(self.faces),
+            "policy": self.policy.value,
+            "dice": list(self.dice),
+        }
 
 
 @dataclass(frozen=True)

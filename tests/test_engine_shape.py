@@ -14,6 +14,7 @@ from companion.engine import (
     Action,
     ActionCodec,
     Choice,
+    DicePolicy,
     IllegalActionError,
     MalformedActionError,
     Player,
@@ -154,7 +155,7 @@ def test_prompt_to_json_names_players_choices_and_dice() -> None:
         "choices": [
             {"label": "Orcish Eye", "action": {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}}
         ],
-        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"]},
+        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"], "policy": "together", "dice": []},
     }
 
 
@@ -167,3 +168,13 @@ def test_setup_round_trips_and_rejects_garbage() -> None:
         Setup.from_json({"game": "chaos-marauders"})
     with pytest.raises(SetupError):
         Setup.from_json({"game": "chaos-marauders", "players": [3]})
+
+
+def test_a_roll_request_of_different_dice_names_each_die_and_is_thrown_together() -> None:
+    mixed = RollRequest("attack", 3, ("1", "2", "vortex"), dice=("yellow", "red", "blue"))
+    assert [mixed.die_at(i) for i in range(3)] == ["yellow", "red", "blue"]
+    assert RollRequest("cube", 2, ("eye",)).die_at(1) == "cube"
+    with pytest.raises(ValueError, match="count 3"):
+        RollRequest("attack", 2, ("1",), dice=("yellow", "red", "blue"))
+    with pytest.raises(ValueError, match="thrown together"):
+        RollRequest("attack", 2, ("1",), DicePolicy.ONE_BY_ONE, ("yellow", "red"))

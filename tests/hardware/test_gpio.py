@@ -22,7 +22,7 @@ from hardware import (
     ViewFollower,
 )
 
-from ..table.table_fakes import TOY_GAME
+from ..table.table_fakes import TOY_GAME, toy_games
 from .gpio_fakes import FeedSession, view
 
 CONFIG = GpioConfig(
@@ -80,7 +80,6 @@ def test_shout_presses_are_stamped_in_the_callback_to_the_millisecond(factory, p
 def test_first_press_wins_through_the_table(factory, presses, tmp_path):
     """GPIO -> table -> command: the earliest timestamp wins whatever the queue order."""
     from companion.table import Table, TableConfig, TagRegistry
-    from companion.table.mappers import Act
 
     _, sink, clock = presses
 
@@ -104,13 +103,9 @@ def test_first_press_wins_through_the_table(factory, presses, tmp_path):
         def report_device(self, name, status):
             pass
 
-    class Shouts:
-        def shout(self, player, v):
-            return Act({"kind": "shout", "player": player}, "shout")
-
     session = Recorder()
     registry = TagRegistry.open(tmp_path / "t.sqlite3")
-    table = Table(session, TableConfig(), registry, clock=clock, mappers=lambda game: Shouts())
+    table = Table(session, TableConfig(), registry, clock=clock, games=toy_games)
     factory.pin(22).drive_low()  # seat 2 at t
     clock.advance(0.001)
     factory.pin(27).drive_low()  # seat 1 at t + 1 ms

@@ -119,7 +119,13 @@ def test_the_exact_odds_are_shown_before_the_roll() -> None:
     assert odds["p_at_least_one"] == float(wound_chance_by_counting(2, 3))
     assert abs(sum(odds["distribution"]) - 1) < 1e-12
     prompt = public(declared_attack())["prompt"]
-    assert prompt["roll"] == {"die": "combat", "count": 2, "faces": ["skull", "shield", "blank"]}
+    assert prompt["roll"] == {
+        "die": "combat",
+        "count": 2,
+        "faces": ["skull", "shield", "blank"],
+        "policy": "together",
+        "dice": [],
+    }
 
 
 def test_the_attack_dice_show_while_the_defence_is_rolled_then_the_last_attack() -> None:

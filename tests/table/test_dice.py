@@ -48,13 +48,15 @@ def test_dice_data_must_say_where_faces_come_from():
         Dice.from_mapping({"dice": {"coin": {"faces": ["heads", "tails"]}}})
 
 
-def roll_prompt(die: str = "cube", count: int = 1, faces=("eye", "mark"), players=(1,)) -> dict:
+def roll_prompt(
+    die: str = "cube", count: int = 1, faces=("eye", "mark"), players=(1,), policy="together", mixed=()
+) -> dict:
     return {
         "kind": "attack_roll",
         "players": list(players),
         "text": "Ugluk rolls the Cube",
         "choices": [],
-        "roll": {"die": die, "count": count, "faces": list(faces)},
+        "roll": {"die": die, "count": count, "faces": list(faces), "policy": policy, "dice": list(mixed)},
     }
 
 
@@ -112,18 +114,52 @@ def test_the_window_runs_from_the_latest_die(table, session, clock):
     assert [c.payload["faces"] for c in session.sent] == [["skull", "skull"]]
 
 
-def test_games_that_count_rolls_down_get_each_die_at_once(session, config, registry, clock):
-    from companion.table import Table
-
-    from .table_fakes import ToyMapper
-
-    mapper = ToyMapper()
-    mapper.rolls_one_at_a_time = True
-    table = Table(session, config, registry, clock=clock, mappers=lambda game: mapper)
-    session.current = toy_view(prompt=roll_prompt(count=6))
+def test_a_one_by_one_request_gets_each_die_at_once(table, session, clock):
+    """The dice policy is the engine's, in the roll request: the Idol's six throws count down."""
+    session.current = toy_view(prompt=roll_prompt(count=6, policy="one_by_one"))
     rolled(table, clock, "cube", 1)
     rolled(table, clock, "cube", 6)
     assert [c.payload["faces"] for c in session.sent] == [["eye"], ["mark"]]
+
+
+DIGITS = [str(n) for n in range(1, 21)]
+
+
+def test_a_roll_asked_of_several_players_goes_to_the_first_still_waiting(table, session, clock):
+    """Co-operative and simultaneous games ask several players at once (everyone rolls the Cube)."""
+    session.current = toy_view(prompt=roll_prompt(players=(1, 0)))
+    rolled(table, clock, "cube", 1)
+    session.current = toy_view(prompt=roll_prompt(players=(0,)))  # the engine shrank the prompt
+    rolled(table, clock, "cube", 6)
+    assert [(c.payload["player"], c.payload["faces"]) for c in session.sent] == [(1, ["eye"]), (0, ["mark"])]
+
+
+def test_a_die_the_layout_gives_a_seat_rolls_for_that_seat(session, registry, clock):
+    from companion.table import Table, TableConfig
+
+    from .table_fakes import toy_games
+
+    config = TableConfig(die_seats=((7, 0), (8, 1)))
+    table = Table(session, config, registry, clock=clock, games=toy_games)
+    session.current = toy_view(prompt=roll_prompt(die="d6", count=2, faces=DIGITS[:6], players=(0, 1)))
+    rolled(table, clock, "d6", 3, die=8)  # seat 1's dice and seat 0's, thrown at the same time
+    rolled(table, clock, "d6", 5, die=7)
+    rolled(table, clock, "d6", 4, die=8)
+    rolled(table, clock, "d6", 2, die=7)
+    rolls = sorted((c.payload["player"], c.payload["faces"]) for c in session.sent)
+    assert rolls == [(0, ["5", "2"]), (1, ["3", "4"])]
+
+
+def test_different_dice_thrown_together_are_one_roll_in_the_request_s_order(table, session, clock):
+    """A mixed throw (Shattered Chaos: yellow, red, blue): each die fills the slot its kind answers."""
+    prompt = roll_prompt(die="attack", count=2, faces=DIGITS[:8], mixed=("d6", "d8"), players=(0,))
+    session.current = toy_view(prompt=prompt)
+    rolled(table, clock, "d8", 7)
+    rolled(table, clock, "d8", 2)  # a second d8: the roll has no room for it
+    rolled(table, clock, "d6", 4)
+    [command] = session.sent
+    assert dict(command.payload) == {"kind": "roll", "player": 0, "die": "attack", "faces": ["4", "7"]}
+    assert any("still needs: six-sided die" in text for text in session.notices())
 
 
 def test_dice_not_all_read_within_the_window_are_not_submitted(table, session, clock):

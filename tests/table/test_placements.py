@@ -217,10 +217,10 @@ def test_no_game_running_means_no_command(table, session, registry, clock):
 def test_the_mapper_learns_where_a_tag_last_settled(session, config, registry, clock):
     from companion.table import Table
 
-    from .table_fakes import ToyMapper
+    from .table_fakes import ToyMapper, games_of
 
     mapper = ToyMapper()
-    table = Table(session, config, registry, clock=clock, mappers=lambda game: mapper)
+    table = Table(session, config, registry, clock=clock, games=games_of(mapper))
     registry.enrol(GRUNT_TAG, "toy", "grunt")
     seen(table, clock, 0, GRUNT_TAG)
     after(table, clock, 0.31)

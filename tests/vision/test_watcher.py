@@ -209,7 +209,38 @@ def test_a_card_carried_to_another_zone_is_gone_from_the_first_before_it_is_sigh
     first, gone, sighted = [o for frame in out for o in frame]
     assert isinstance(gone, CardGone) and (gone.zone, gone.track) == ("p0-line0", first.track)
     assert isinstance(sighted, CardSighted) and sighted.zone == "discard" and sighted.at == gone.at
+    assert sighted.moved_from == ("p0-line0", first.track)  # the move, told once, here
     assert watcher.lying() == [t for t in watcher.lying() if t.zone == "discard"]
+
+
+def test_a_card_lifted_held_and_laid_in_another_zone_within_the_move_window_was_carried(watcher):
+    """One frame a second: reported gone at t=6, laid down at once, settled at t=9 (move_s is 3 s)."""
+    out = feed(watcher, [[boss()]] * 3 + [[]] * GONE + [[boss("discard")]] * SETTLE)
+    first, gone, sighted = [o for frame in out for o in frame]
+    assert isinstance(gone, CardGone) and gone.at < sighted.at
+    assert sighted.moved_from == ("p0-line0", first.track)
+
+
+def test_a_card_gone_longer_than_the_move_window_is_not_where_a_new_one_came_from(watcher):
+    out = feed(watcher, [[boss()]] * 3 + [[]] * GONE + [[]] * 4 + [[boss("discard")]] * SETTLE)
+    *_, sighted = [o for frame in out for o in frame]
+    assert isinstance(sighted, CardSighted) and sighted.moved_from is None
+
+
+def test_copies_claim_the_most_recent_departure_of_their_card():
+    watcher = CardWatcher(WatcherSettings(settle_frames=1, gone_frames=1, move_s=10))
+    frames = [
+        [boss("p0-line0"), boss("pad")],  # two copies lie in two zones
+        [boss("pad")],  # the line's copy goes (t=1)
+        [],  # the pad's copy goes (t=2)
+        [boss("discard")],
+        [boss("discard"), boss("discard", x=300.0)],
+        [boss("discard"), boss("discard", x=300.0), boss("discard", x=500.0)],
+    ]
+    out = [o for frame in feed(watcher, frames) for o in frame]
+    line, pad = out[0].track, out[1].track
+    moves = [o.moved_from for o in out if isinstance(o, CardSighted) and o.zone == "discard"]
+    assert moves == [("pad", pad), ("p0-line0", line), None]  # a third copy: none left to claim
 
 
 def test_a_copy_laid_elsewhere_while_the_first_still_lies_is_no_move(watcher):

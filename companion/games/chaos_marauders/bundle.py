@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.bundle import CliCommand, GameBundle
 from companion.engine import JSON
-from companion.games.chaos_marauders.zones import ZONES
+from companion.games.chaos_marauders.zones import BUTTONS, ZONES
 
 _CLI = "companion.games.chaos_marauders.cli"
 
@@ -22,9 +22,11 @@ BUNDLE = GameBundle(
     engine="companion.games.chaos_marauders.engine:ChaosMarauders",
     package="companion.games.chaos_marauders",
     zones=ZONES,
+    buttons=BUTTONS,
     mapper="companion.games.chaos_marauders.table:ChaosMaraudersMapper",
     catalog="companion.games.chaos_marauders.bundle:cards",
     dice="data/dice.toml",
+    mat="data/mat.toml",
     screens=("tv.js", "tv.css", "control.js", "control.css"),
     commands=(
         CliCommand("cards", "list a game's cards", f"{_CLI}:cards_arguments", f"{_CLI}:cards"),

@@ -88,6 +88,11 @@ def default_path() -> Path:
     return Path(str(resources.files("companion.games.chaos_marauders") / "data" / "cards.toml"))
 
 
+def card(key: str) -> Card:
+    """The card of the packaged catalog with this id, title or alias (``repr(card)`` reads so)."""
+    return load_catalog()[key]
+
+
 def load_catalog(path: Path | None = None, *, overrides: Path | None = None) -> Catalog:
     """The catalog from ``path`` (default: the packaged one), with an owner's ``overrides`` applied.
 
