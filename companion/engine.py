@@ -385,6 +385,8 @@ class Standing:
     points: float | None = None
     details: Mapping[str, JSON] = field(default_factory=dict)
     """The game's own breakdown for this seat (lines and bonuses, figures destroyed...)."""
+    team: int | None = None
+    """The seat's team in a team game (HeroScape's teams): teammates winning together is no tie."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -393,17 +395,19 @@ class Standing:
             "rank": self.rank,
             "points": self.points,
             "details": dict(self.details),
+            "team": self.team,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Standing:
-        points = data.get("points")
+        points, team = data.get("points"), data.get("team")
         return cls(
             seat=PlayerId(int(data["seat"])),
             name=str(data["name"]),
             rank=int(data["rank"]),
             points=None if points is None else float(points),
             details=dict(data.get("details") or {}),
+            team=None if team is None else int(team),
         )
 
 
@@ -412,9 +416,10 @@ class GameResult:
     """A game's result in the one typed form that ``companion score``, the final scoreboard and the hall
     read. ``final`` is false while the game runs: the standings are then "if the game ended now".
 
-    Competitive games rank every seat; ``winners`` are the seats ranked 1 (several: a tie). A
-    co-operative game (``GameType.cooperative``) ranks every seat 1 and its ``outcome`` says whether
-    the party won; ``winners`` then lists every seat on a win and none on a defeat.
+    Competitive games rank every seat; ``winners`` are the seats ranked 1 (several: a tie, unless
+    they are one team), none in a game nobody won (every seat then ranks 1). A co-operative game
+    (``GameType.cooperative``) ranks every seat 1 and its ``outcome`` says whether the party won;
+    ``winners`` then lists every seat on a win and none on a defeat.
     """
 
     final: bool
@@ -434,8 +439,12 @@ class GameResult:
 
     @property
     def tie(self) -> bool:
-        """Several seats share first place in a competitive game."""
-        return not self.cooperative and len(self.winners) > 1
+        """Several seats (of different teams) share first place in a competitive game."""
+        if self.cooperative:
+            return False
+        teams = {standing.seat: standing.team for standing in self.standings}
+        sides = {("team", teams[s]) if teams.get(s) is not None else ("seat", s) for s in self.winners}
+        return len(sides) > 1
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -526,8 +535,8 @@ class Game(ABC, Generic[S]):
 
         Every game's view has at least: ``game`` (name), ``title``, ``players`` (list of objects with
         ``seat``, ``name``, ``colour``, ``active``, ``score``), ``prompt`` (``Prompt.to_json()`` or
-        None), ``finished`` (bool) and ``result`` (None, or ``{"winners": [seat, ...], "tie": bool,
-        "players": [...]}``).
+        None) and ``finished`` (bool). The result is not the view's: the session publishes
+        ``result(state)`` beside it (the published view's ``result``), and the game's ``game_type``.
         """
 
     def result(self, state: S) -> GameResult:

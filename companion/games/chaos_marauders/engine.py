@@ -16,6 +16,8 @@ from companion.engine import (
     Action,
     Event,
     Game,
+    GameResult,
+    GameType,
     IllegalActionError,
     MalformedActionError,
     Prompt,
@@ -31,6 +33,7 @@ from companion.games.chaos_marauders import (
     flow,
     make_room,
     prompts,
+    result,
     specials_green,
     specials_picks,
     view,
@@ -87,6 +90,9 @@ class ChaosMarauders(Game[State]):
     min_players = 2
     max_players = 4
     actions = CODEC
+    game_type = GameType()
+    """Competitive, one player acting at a time, no seat's secret kept by a phone (the active player's
+    Chaos Marauders card is kept face down by the view itself until someone shouts)."""
 
     def __init__(self, facts: Facts | None = None, owner_data: str = "") -> None:
         self.facts = facts or default_facts()
@@ -158,6 +164,9 @@ class ChaosMarauders(Game[State]):
 
     def view(self, state: State) -> dict[str, JSON]:
         return view.view(self.facts, state, self.prompt(state))
+
+    def result(self, state: State) -> GameResult:
+        return result.result(self.facts, state)
 
 
 _KEEP_FRESH = frozenset({Draw, Place, MakeRoom, Shout, ForceDiscard, *CORRECTIONS})

@@ -17,6 +17,8 @@ from companion.engine import (
     Action,
     Event,
     Game,
+    GameResult,
+    GameType,
     IllegalActionError,
     PlayerId,
     Prompt,
@@ -34,6 +36,7 @@ from companion.games.heroscape import (
     glyphs,
     powers,
     prompts,
+    result,
     rounds,
     scenarios,
     view,
@@ -105,6 +108,8 @@ class HeroScape(Game[State]):
     min_players = 2
     max_players = 4
     actions = CODEC
+    game_type = GameType(simultaneous_moves=True, hidden_information=True)
+    """Every player places order markers at once, face down (A Round of Play): the phones keep them."""
 
     def __init__(self, catalog: Catalog | None = None, owner_data: str = "") -> None:
         self.catalog = catalog or default_catalog()
@@ -337,6 +342,9 @@ class HeroScape(Game[State]):
 
     def private_view(self, state: State, seat: PlayerId) -> dict[str, JSON] | None:
         return view.private_view(self.catalog, state, seat)
+
+    def result(self, state: State) -> GameResult:
+        return result.result(self.catalog, state)
 
     def public_action(self, action: Action) -> dict[str, JSON]:
         if isinstance(action, PlaceMarkers | LoseMarker):
