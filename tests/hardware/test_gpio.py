@@ -149,6 +149,25 @@ def test_the_view_follower_moves_the_led_with_the_turn(factory):
     leds.close()
 
 
+def test_the_leds_survive_a_bad_view_and_follow_the_next(factory):
+    """A view the LEDs cannot read (a game's odd players list) lights nothing; the thread keeps
+    following the turn (it used to end on the first such view)."""
+    leds = PlayerLeds(CONFIG.player_leds, factory)
+    session = FeedSession()
+    follower = ViewFollower(session, leds)
+    follower.start()
+    odd = {"seq": 1, "status": "playing", "game": {"players": [{"seat": "north", "active": True}, 7]}}
+    session.views.put(odd)
+    assert follower.wait_for(1, timeout=2)  # read: no seat it can light
+    assert not any(factory.pin(p).state for p in CONFIG.player_leds)
+    session.views.put({"seq": 2, "status": "playing", "game": {"players": "everyone"}})
+    session.views.put(view(3, active=1))
+    assert follower.wait_for(3, timeout=2)
+    assert [factory.pin(p).state for p in CONFIG.player_leds] == [False, True, False, False]
+    follower.stop()
+    leds.close()
+
+
 def test_a_rejection_beeps_twice(factory):
     buzzer = RejectBuzzer(CONFIG.buzzer, factory, CONFIG)
     pin = factory.pin(CONFIG.buzzer)
