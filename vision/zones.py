@@ -9,7 +9,8 @@ millimetres on the mat (origin top-left, x right, y down). The format (docs/visi
   the game's zone kind ``zone``, numbered by the zone field ``row_field`` (a battle line's ``line``),
   each ``slots`` cards long (with ``[camera] slots = true`` each place is a zone of its own, its
   number the field ``slot_field``). ``seat_field`` names the kind's seat field (``player``);
-* ``[[shared_zones]]``: the zones of nobody (a discard pile), in a row below the seats' blocks.
+* ``[[shared_zones]]``: the zones of nobody (a discard pile, a territory of a map: ``values`` gives
+  the fields it carries, ``{territory = "north"}``), in a row below the seats' blocks.
 
 Zone names are what a table's ``[[table.readers]] camera = "..."`` entries name (``zone_name``):
 ``p0-line1`` (seat 0's row 1 of ``line``), ``p2-hand`` (a single row), a shared zone's own name.
@@ -228,7 +229,11 @@ def build_layout(data: Mapping[str, Any], players: int, game: str = "") -> MatLa
         area, cells = row_of(x, y, slots)
         area = Rect(area.x, area.y, area.w + 2 * gap, area.h)  # a pile wants room around its card
         cells = tuple(Rect(c.x + gap, c.y, c.w, c.h) for c in cells)
-        zones.append(MatZone(str(spec["name"]), str(spec["label"]), area, cells, str(spec["zone"])))
+        values = tuple((str(k), v) for k, v in dict(spec.get("values", {})).items())
+        slot_field = spec.get("slot_field")
+        zones.append(
+            MatZone(str(spec["name"]), str(spec["label"]), area, cells, str(spec["zone"]), values, slot_field)
+        )
         x += area.w + 2 * gap
     widest = max(widest, x - margin - 2 * gap if shared else 0.0)
     width = widest + 2 * margin

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.bundle import CliCommand, GameBundle
 from companion.engine import JSON
+from companion.games.chaos_marauders.catalog import GAME, TITLE
 from companion.games.chaos_marauders.zones import BUTTONS, ZONES
 
 _CLI = "companion.games.chaos_marauders.cli"
@@ -17,8 +18,8 @@ def cards() -> list[dict[str, JSON]]:
 
 
 BUNDLE = GameBundle(
-    name="chaos-marauders",
-    title="Chaos Marauders",
+    name=GAME,
+    title=TITLE,
     engine="companion.games.chaos_marauders.engine:ChaosMarauders",
     package="companion.games.chaos_marauders",
     zones=ZONES,

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 from companion.games.chaos_marauders.cards import Card, Catalog, Colour, Part, Role, name_key
 
 GAME = "chaos-marauders"
+TITLE = "Chaos Marauders"
+"""The game's registry name and title, declared here once (bundle, engine and view read them)."""
 LINE_SLOTS = 12
 """Areas on a play-sheet, so the longest possible battle line (rulebook p.3 and p.9)."""
 

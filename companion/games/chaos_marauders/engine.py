@@ -55,7 +55,7 @@ from companion.games.chaos_marauders.actions import (
     Reorganise,
     Shout,
 )
-from companion.games.chaos_marauders.catalog import CatalogError, load_catalog
+from companion.games.chaos_marauders.catalog import GAME, TITLE, CatalogError, load_catalog
 from companion.games.chaos_marauders.facts import Facts, default_facts, facts_for
 from companion.games.chaos_marauders.state import (
     EMPTY_BOARD,
@@ -85,8 +85,8 @@ Handler = Callable[[Facts, State, Any, list[Event]], State]
 
 
 class ChaosMarauders(Game[State]):
-    name = "chaos-marauders"
-    title = "Chaos Marauders"
+    name = GAME
+    title = TITLE
     min_players = 2
     max_players = 4
     actions = CODEC

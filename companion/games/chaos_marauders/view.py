@@ -10,7 +10,7 @@ from collections import Counter
 
 from companion.engine import JSON, Prompt
 from companion.games.chaos_marauders import lines as line_rules
-from companion.games.chaos_marauders.catalog import Ability
+from companion.games.chaos_marauders.catalog import GAME, TITLE, Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.placement import count_ability, line_has
 from companion.games.chaos_marauders.result import provisional_score
@@ -63,8 +63,8 @@ def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
             }
         )
     return {
-        "game": "chaos-marauders",
-        "title": "Chaos Marauders",
+        "game": GAME,
+        "title": TITLE,
         "round": state.round,
         "active": state.active,
         "draw_pile": sum(state.pile),

@@ -66,7 +66,15 @@ from companion.games.heroscape.actions import (
     StopOnGlyph,
     UsePower,
 )
-from companion.games.heroscape.catalog import Catalog, CatalogError, Scenario, default_catalog, load_catalog
+from companion.games.heroscape.catalog import (
+    GAME,
+    TITLE,
+    Catalog,
+    CatalogError,
+    Scenario,
+    default_catalog,
+    load_catalog,
+)
 from companion.games.heroscape.common import fail, malformed, owned_label, who
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.state import (
@@ -103,8 +111,8 @@ ARMY_CHOICES = (
 
 
 class HeroScape(Game[State]):
-    name = "heroscape"
-    title = view.TITLE
+    name = GAME
+    title = TITLE
     min_players = 2
     max_players = 4
     actions = CODEC
