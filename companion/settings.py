@@ -80,7 +80,8 @@ class Settings:
     pin: str | None = None
     """The table's PIN for state-changing requests; None means "generate one at start-up"."""
     db: Path = Path("var/table.sqlite3")
-    game: str = "chaos-marauders"
+    game: str = ""
+    """The game the new-game form offers first; empty: the first installed game, by name."""
     players: tuple[Player, ...] = ()
     """Default players offered for a new game (names and colours)."""
     public_url: str | None = None
@@ -100,6 +101,12 @@ class Settings:
     """The ``[camera]`` section; None: no camera at this table."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Tables the web app does not know ([hardware], [vision], ...), kept for their own wiring."""
+
+    def __post_init__(self) -> None:
+        if not self.game:
+            from companion.games import names  # the registry: which games this table has
+
+            object.__setattr__(self, "game", next(iter(names()), ""))
 
     def with_overrides(self, **overrides: Any) -> Settings:
         """A copy with the given fields replaced; None values are ignored (an unset CLI flag)."""
