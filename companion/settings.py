@@ -49,7 +49,7 @@ class CameraSettings:
     players: int = 4
     """The mat is printed for this many players (``companion vision mat --players N``)."""
     layout: Path | None = None
-    """A mat layout file of your own; None: the game's (``vision/data/<game>.toml``)."""
+    """A mat layout file of your own (for the settings' ``game``); None: the game's bundle's mat."""
     references: Path | None = None
     """Enrolled faces; None: ``references_for`` (where ``companion vision enrol`` saves them)."""
     settle_frames: int = 4

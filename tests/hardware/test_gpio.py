@@ -185,6 +185,16 @@ def test_gpio_config_from_toml_section():
     assert ("shout:1", 27) in config.pins()
 
 
+def test_any_game_s_per_seat_buttons_are_named_role_and_seat(factory):
+    config = GpioConfig.from_mapping({"pin_factory": "mock", "seat_buttons": {"ready": [20, 21]}, "next": 16})
+    sink: queue.Queue[ButtonPressed] = queue.Queue()
+    buttons = TableButtons(config, factory, sink.put)
+    assert sorted(buttons.buttons) == ["next", "ready:0", "ready:1"]
+    factory.pin(21).drive_low()
+    assert sink.get(timeout=1).button == "ready:1"
+    buttons.close()
+
+
 @pytest.mark.parametrize(
     ("section", "message"),
     [
@@ -194,6 +204,9 @@ def test_gpio_config_from_toml_section():
         ({"player_leds": "5,6"}, "list of GPIO numbers"),
         ({"pin_factory": "magic"}, "pin_factory"),
         ({"undo": True}, "whole number"),
+        ({"seat_buttons": {"ready": [20], "horn": [20]}}, "GPIO20 is used for both"),
+        ({"seat_buttons": {"next": [20]}}, "cannot name a game's button role"),
+        ({"seat_buttons": [20]}, "must map a button role"),
     ],
 )
 def test_gpio_config_errors_name_the_problem(section, message):
