@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
 import pytest
@@ -15,6 +15,7 @@ from companion.engine import (
     ActionCodec,
     Choice,
     DicePolicy,
+    GameResult,
     IllegalActionError,
     MalformedActionError,
     Player,
@@ -24,6 +25,8 @@ from companion.engine import (
     RollRequest,
     Setup,
     SetupError,
+    Standing,
+    ranks_by_points,
 )
 
 
@@ -178,3 +181,17 @@ def test_a_roll_request_of_different_dice_names_each_die_and_is_thrown_together(
         RollRequest("attack", 2, ("1",), dice=("yellow", "red", "blue"))
     with pytest.raises(ValueError, match="thrown together"):
         RollRequest("attack", 2, ("1",), DicePolicy.ONE_BY_ONE, ("yellow", "red"))
+
+
+def test_teammates_winning_together_is_no_tie_and_a_result_round_trips() -> None:
+    standings = tuple(
+        Standing(PlayerId(seat), name, 1 if seat in (0, 2) else 3, points, team=seat % 2)
+        for seat, (name, points) in enumerate([("A", 40.0), ("B", 10.0), ("C", 30.0), ("D", 0.0)])
+    )
+    teams = GameResult(True, (PlayerId(0), PlayerId(2)), standings, outcome="A & C win")
+    assert not teams.tie
+    loners = GameResult(True, (PlayerId(0), PlayerId(2)), tuple(replace(s, team=None) for s in standings))
+    assert loners.tie
+    assert GameResult.from_json(teams.to_json()) == teams
+    assert ranks_by_points([40, 10, 30, 30]) == (1, 4, 2, 2)
+    assert ranks_by_points([3, 1], higher_is_better=False) == (2, 1)

@@ -183,3 +183,7 @@ def test_the_finished_game_has_its_result() -> None:
     assert shown["finished"] and shown["prompt"] is None
     assert shown["result"]["winners"] == [0] and shown["result"]["tie"] is False
     assert shown["result"]["reason"]
+    typed = GAME.result(state)  # the platform's form: the scenario's winner first, then points
+    assert typed.final and typed.winners == (0,) and not typed.tie
+    assert [s.rank for s in typed.standings] == [1, 2] and typed.points_label == "points on the battlefield"
+    assert typed.outcome == f"Ann wins: {state.reason}" and typed.details["reason"] == state.reason

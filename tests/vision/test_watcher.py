@@ -17,7 +17,7 @@ from companion.observations import CardGone, CardSighted
 from vision.camera_table import RenderedSource, RenderedTable
 from vision.capture import FolderSource, Frame
 from vision.mat import MatFinder, play_area
-from vision.service import CameraService
+from vision.service import CameraService, CameraSetupError
 from vision.synth import card_faces
 from vision.watcher import CardWatcher, Sighting, WatcherSettings
 from vision.zones import load_layout
@@ -164,6 +164,53 @@ def test_the_service_places_recognised_cards_in_the_mats_zones():
         service.step(Frame(image, float(index), index))
     gone = sorted((o.zone, type(o).__name__) for o in heard[2:])
     assert gone == [("discard", "CardGone"), ("p1-line2", "CardGone")]
+
+
+def test_the_camera_follows_the_game_being_played():
+    """Another game starts: the camera reads that game's mat (or waits, idle, saying why), and the
+    last game's cards leave the table's record as the camera forgets them."""
+    rng = random.Random(6)
+    layout = load_layout("chaos-marauders", 2)
+    table = RenderedTable(layout, {f.card: f.image for f in card_faces(["boss"], rng)}, rng, hand_frames=0)
+    laid = table.place("p0-line0", "boss")
+    image = table.render()
+    view = MatFinder(layout).find(image)
+    assert view is not None
+    x0, y0, _, _ = play_area(view, layout, (image.shape[1], image.shape[0]))
+    recognizer = ScriptedRecognizer()
+    x, y = table.corners_in_frame(laid).mean(axis=0)
+    recognizer.cards.append(("boss", (x - x0, y - y0)))
+    playing = ["chaos-marauders"]
+    asked: list[str] = []
+
+    def mat_of(game: str):
+        asked.append(game)
+        if game != "chaos-marauders":
+            raise CameraSetupError(f"no mat layout for {game!r}")
+        return layout, recognizer
+
+    heard: list[CardSighted | CardGone] = []
+    service = CameraService(
+        RenderedSource(table),
+        layout,
+        recognizer,
+        WatcherSettings(1, 1),
+        on_observation=heard.append,
+        follow=lambda: playing[0],
+        mat_of=mat_of,
+    )
+    service.step(Frame(image, 0.0, 0))
+    assert [(o.zone, o.card) for o in heard] == [("p0-line0", "boss")] and asked == []
+    playing[0] = "heroscape"
+    assert service.step(Frame(image, 1.0, 1)) == []
+    assert isinstance(heard[-1], CardGone) and heard[-1].card == "boss"  # the old game's card is gone
+    status = service.status()
+    assert status["state"] == "idle" and "no mat layout for 'heroscape'" in status["detail"]
+    assert status["notices"][0]["text"].startswith("Camera: no mat layout")
+    playing[0] = "chaos-marauders"
+    service.step(Frame(image, 2.0, 2))
+    assert asked == ["heroscape", "chaos-marauders"] and service.status()["state"] == "watching"
+    assert isinstance(heard[-1], CardSighted)  # read again on the game's own mat
 
 
 def test_a_frame_without_the_mat_counts_for_nothing(tmp_path):
