@@ -31,12 +31,14 @@ class Placements:
         self._lifts = lifts
         self._last_zone: dict[TagUid, Zone] = {}
         """Where each tag last settled: a card leaving play differs from one fresh from the pile."""
+        self._left_at: dict[TagUid, float] = {}
+        """When each tag's lift from there was reported (it left at that moment)."""
 
     def settled(self, settled: Settled, now: float, reading: Reading) -> list[Decision]:
         if isinstance(settled, Placed):
             return self._placed(settled.reader, settled.uid, settled.seen_at, settled.settled_at, reading)
         if isinstance(settled, Lifted):
-            return self._lift(settled.reader, settled.uid, now, reading)
+            return self._lift(settled.reader, settled.uid, settled.gone_at, now, reading)
         if isinstance(settled, Ambiguous):
             return self._ambiguous(settled, reading)
         if isinstance(settled, Cleared):
@@ -81,7 +83,10 @@ class Placements:
             )
             return [Post(f"tag:{uid}", text)]
         out = self._lifts.back(uid)
+        left_at = self._left_at.pop(uid, None)
         came_from = self._last_zone.get(uid)
+        if left_at is not None and settled_at - left_at > self._config.move_ms / 1000:
+            came_from = None  # it left long ago (a card taken out, back in play much later): not a move
         self._last_zone[uid] = zone
         observation: dict[str, JSON] = {
             "type": "tag_placed",
@@ -112,8 +117,12 @@ class Placements:
 
     # ----------------------------------------------------------------------------------- lifting
 
-    def _lift(self, reader: ReaderId, uid: TagUid, now: float, reading: Reading) -> list[Decision]:
+    def _lift(
+        self, reader: ReaderId, uid: TagUid, gone_at: float, now: float, reading: Reading
+    ) -> list[Decision]:
         out: list[Decision] = [Clear(f"tag:{uid}"), Clear(f"amb:{uid}")]
+        if self._tracker.placed_reader(uid) is None:
+            self._left_at[uid] = gone_at  # off every reader (not moved on before its lift was due)
         zone = self._config.zone_of(reader)
         if zone is None and not self._tracker.committed_on(reader):
             out.append(Clear(f"reader:{reader}"))
