@@ -16,16 +16,20 @@ from companion.engine import Action, Prompt, Roll
 
 
 def throw(prompt: Prompt, dice: Dice, rng: random.Random) -> Roll:
-    """Throws the die the prompt asks for, once per die, for the first player it waits for."""
+    """Throws the dice the prompt asks for (each of a mixed throw its own die), for the first player
+    it waits for."""
     request = prompt.roll
     assert request is not None
-    faces = request.faces
-    for die in dice:
-        if die.answers_die(request.die):
-            faces = die.faces  # the physical die: a face per side, so Eyes come up five times in six
-            break
-    thrown = tuple(rng.choice(faces) for _ in range(request.count))
+    thrown = tuple(rng.choice(_faces(request.die_at(i), request.faces, dice)) for i in range(request.count))
     return Roll(prompt.players[0], request.die, thrown)
+
+
+def _faces(game_die: str, accepted: tuple[str, ...], dice: Dice) -> tuple[str, ...]:
+    """The physical die's faces, a face per side (the Cube's Eyes come up five times in six)."""
+    for die in dice:
+        if die.answers_die(game_die):
+            return die.faces
+    return accepted
 
 
 class DemoBrain:

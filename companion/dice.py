@@ -14,7 +14,7 @@ with ``+`` (``"3+vortex"``), which is how the engine receives the face in a ``Ro
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,17 +204,18 @@ class DeviceDice:
             return tuple(self.dice[kind] for kind in self.named[die])
         return tuple(d for d in self.dice if faces is None or d.sides == faces)
 
-    def read(self, die: int, face: int, faces: int | None, wanted: str | None) -> Reading:
-        """What a roll of device die ``die`` shows, read as the die the table waits for (``wanted``,
-        a ``RollRequest.die``) when it may be that one. Raises ``UnknownDieError`` /
-        ``UnknownFaceError`` with a message for the TV."""
+    def read(self, die: int, face: int, faces: int | None, wanted: str | Sequence[str] | None) -> Reading:
+        """What a roll of device die ``die`` shows, read as a die the table waits for (``wanted``: a
+        game die id, ``RollRequest.die``, or several, the first preferred, for a mixed throw) when it
+        may be one. Raises ``UnknownDieError`` / ``UnknownFaceError`` with a message for the TV."""
         candidates = self.candidates(die, faces)
         if not candidates:
             raise UnknownDieError(
                 f"die {die} has {faces} faces and no die of the dice data has as many: "
                 f'name it in [table.dice] (e.g. "{die}" = "d{faces}") or describe it in a dice file'
             )
-        answering = [d for d in candidates if wanted is not None and d.answers_die(wanted)]
+        games = (wanted,) if isinstance(wanted, str) else tuple(wanted or ())
+        answering = [d for game in games for d in candidates if d.answers_die(game)]
         if not answering and len(candidates) > 1:
             return Reading(None, None, f"Die {die} rolled face {face}")  # which die is meant? nobody asks
         chosen = (answering or candidates)[0]

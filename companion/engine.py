@@ -281,16 +281,58 @@ class Event:
         return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
 
 
+class DicePolicy(enum.StrEnum):
+    """How the dice of one roll request are thrown at the table (part of the request, so the table
+    asks no game-specific hook)."""
+
+    TOGETHER = "together"
+    """All ``count`` dice are thrown at once: the table gathers that many results (each within
+    ``roll_window_ms`` of the previous) into one ``Roll`` (a HeroScape attack)."""
+    ONE_BY_ONE = "one_by_one"
+    """Each die read is a ``Roll`` of one face, submitted at once; the engine counts the request down
+    (Chaos Marauders: one Cube thrown six times for the Idol)."""
+
+
 @dataclass(frozen=True)
 class RollRequest:
-    """The dice a prompt waits for: which die (by the game's data id), how many at once, which faces."""
+    """The dice a prompt waits for: which die (by the game's data id), how many, which faces, and how
+    they are thrown (``policy``).
+
+    ``dice`` asks for different dice thrown together (Shattered Chaos: a yellow, a red and a blue
+    die): the game die id of each, in the order the ``Roll``'s faces list their results; ``count``
+    is then its length and ``die`` names the throw ("attack"). ``faces`` lists every face the
+    request accepts (of any of its dice).
+
+    Addressed to several players (``Prompt.players``), a die read at the table goes to the seat it
+    belongs to (given from a phone: docs/table.md, "Whose die is which") when that seat is asked; a
+    die nobody owns goes to the first player the prompt still waits for who has no die of their own:
+    an engine that wants every player's roll shrinks the prompt as each one answers.
+    """
 
     die: str
     count: int
     faces: tuple[str, ...]
+    policy: DicePolicy = DicePolicy.TOGETHER
+    dice: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.dice and len(self.dice) != self.count:
+            raise ValueError(f"a roll of {len(self.dice)} different dice has count {len(self.dice)}")
+        if self.dice and self.policy is DicePolicy.ONE_BY_ONE:
+            raise ValueError("different dice are thrown together: one_by_one takes one die")
+
+    def die_at(self, index: int) -> str:
+        """The game die id of the ``index``-th die of the roll (every die the same unless ``dice``)."""
+        return self.dice[index] if self.dice else self.die
 
     def to_json(self) -> dict[str, JSON]:
-        return {"die": self.die, "count": self.count, "faces": list(self.faces)}
+        return {
+            "die": self.die,
+            "count": self.count,
+            "faces": list(self.faces),
+            "policy": self.policy.value,
+            "dice": list(self.dice),
+        }
 
 
 @dataclass(frozen=True)
@@ -360,6 +402,8 @@ class Standing:
     points: float | None = None
     details: Mapping[str, JSON] = field(default_factory=dict)
     """The game's own breakdown for this seat (lines and bonuses, figures destroyed...)."""
+    team: int | None = None
+    """The seat's team in a team game (HeroScape's teams): teammates winning together is no tie."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -368,17 +412,19 @@ class Standing:
             "rank": self.rank,
             "points": self.points,
             "details": dict(self.details),
+            "team": self.team,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Standing:
-        points = data.get("points")
+        points, team = data.get("points"), data.get("team")
         return cls(
             seat=PlayerId(int(data["seat"])),
             name=str(data["name"]),
             rank=int(data["rank"]),
             points=None if points is None else float(points),
             details=dict(data.get("details") or {}),
+            team=None if team is None else int(team),
         )
 
 
@@ -387,9 +433,10 @@ class GameResult:
     """A game's result in the one typed form that ``companion score``, the final scoreboard and the hall
     read. ``final`` is false while the game runs: the standings are then "if the game ended now".
 
-    Competitive games rank every seat; ``winners`` are the seats ranked 1 (several: a tie). A
-    co-operative game (``GameType.cooperative``) ranks every seat 1 and its ``outcome`` says whether
-    the party won; ``winners`` then lists every seat on a win and none on a defeat.
+    Competitive games rank every seat; ``winners`` are the seats ranked 1 (several: a tie, unless
+    they are one team), none in a game nobody won (every seat then ranks 1). A co-operative game
+    (``GameType.cooperative``) ranks every seat 1 and its ``outcome`` says whether the party won;
+    ``winners`` then lists every seat on a win and none on a defeat.
     """
 
     final: bool
@@ -409,8 +456,12 @@ class GameResult:
 
     @property
     def tie(self) -> bool:
-        """Several seats share first place in a competitive game."""
-        return not self.cooperative and len(self.winners) > 1
+        """Several seats (of different teams) share first place in a competitive game."""
+        if self.cooperative:
+            return False
+        teams = {standing.seat: standing.team for standing in self.standings}
+        sides = {("team", teams[s]) if teams.get(s) is not None else ("seat", s) for s in self.winners}
+        return len(sides) > 1
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -501,8 +552,8 @@ class Game(ABC, Generic[S]):
 
         Every game's view has at least: ``game`` (name), ``title``, ``players`` (list of objects with
         ``seat``, ``name``, ``colour``, ``active``, ``score``), ``prompt`` (``Prompt.to_json()`` or
-        None), ``finished`` (bool) and ``result`` (None, or ``{"winners": [seat, ...], "tie": bool,
-        "players": [...]}``).
+        None) and ``finished`` (bool). The result is not the view's: the session publishes
+        ``result(state)`` beside it (the published view's ``result``), and the game's ``game_type``.
         """
 
     def result(self, state: S) -> GameResult:

@@ -82,6 +82,10 @@ class CardSighted:
     covers: tuple[int, ...] = ()
     """Tracks of this zone the camera saw vanish from the spot where this card appeared: the cards
     it was laid on (a pile), or the ones lifted off it (it was uncovered). The table tells which."""
+    moved_from: tuple[str, int] | None = None
+    """(zone, track) of the card this one is, carried here from another zone: the camera saw the
+    same card vanish there (within its move window) as this one appeared. Moves are detected here,
+    once; the table takes them as they are."""
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ class CameraSettings:
     players: int = 4
     """The mat is printed for this many players (``companion vision mat --players N``)."""
     layout: Path | None = None
-    """A mat layout file of your own; None: the game's (``vision/data/<game>.toml``)."""
+    """A mat layout file of your own (for the settings' ``game``); None: the game's bundle's mat."""
     references: Path | None = None
     """Enrolled faces; None: ``references_for`` (where ``companion vision enrol`` saves them)."""
     settle_frames: int = 4
@@ -81,7 +81,8 @@ class Settings:
     """The table's PIN for state-changing requests; None: one made at the first start and kept beside the
     event log (``<db>-phones.sqlite3``), changeable from a phone."""
     db: Path = Path("var/table.sqlite3")
-    game: str = "chaos-marauders"
+    game: str = ""
+    """The game the new-game form offers first; empty: the first installed game, by name."""
     players: tuple[Player, ...] = ()
     """Default players offered for a new game (names and colours)."""
     public_url: str | None = None
@@ -107,6 +108,12 @@ class Settings:
     """The ``[camera]`` section; None: no camera at this table."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Tables the web app does not know ([hardware], [vision], ...), kept for their own wiring."""
+
+    def __post_init__(self) -> None:
+        if not self.game:
+            from companion.games import names  # the registry: which games this table has
+
+            object.__setattr__(self, "game", next(iter(names()), ""))
 
     def with_overrides(self, **overrides: Any) -> Settings:
         """A copy with the given fields replaced; None values are ignored (an unset CLI flag)."""

@@ -2,8 +2,9 @@
 
 [hardware.gpio]
 pin_factory = "lgpio"
-shout_buttons = [17, 27, 22, 23]   # one per seat, seat 0 first
+shout_buttons = [17, 27, 22, 23]   # one per seat, seat 0 first (Chaos Marauders' shout)
 player_leds = [5, 6, 13, 19]
+seat_buttons = { ready = [20, 21] }   # any game's per-seat button role: "ready:0", "ready:1"
 confirm = 24
 undo = 25
 next = 16
@@ -32,7 +33,10 @@ class GpioConfig:
     pin_factory: str = "lgpio"
     """gpiozero pin library: "lgpio" (any Pi on current Raspberry Pi OS), "mock" for a virtual table."""
     shout_buttons: tuple[int, ...] = ()
+    """The per-seat buttons of the role ``shout`` (seat 0 first); ``seat_buttons`` names any role."""
     player_leds: tuple[int, ...] = ()
+    seat_buttons: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """A game's per-seat button role -> its pins, seat 0 first: presses arrive as ``<role>:<seat>``."""
     confirm: int | None = None
     undo: int | None = None
     next: int | None = None
@@ -57,6 +61,7 @@ class GpioConfig:
     def pins(self) -> list[tuple[str, int]]:
         """(role, BCM pin) for every configured pin: "shout:0", "led:0", "confirm", ..."""
         out = [(f"shout:{seat}", pin) for seat, pin in enumerate(self.shout_buttons)]
+        out += [(f"{role}:{seat}", pin) for role, pins in self.seat_buttons for seat, pin in enumerate(pins)]
         out += [(f"led:{seat}", pin) for seat, pin in enumerate(self.player_leds)]
         out += [
             (name, pin)
@@ -81,6 +86,8 @@ class GpioConfig:
                 if not isinstance(value, list) or not all(_is_pin(v) for v in value):
                     raise GpioConfigError(f"{key} must be a list of GPIO numbers, got {value!r}")
                 values[key] = tuple(value)
+            elif key == "seat_buttons":
+                values[key] = _seat_buttons(value)
             elif not _is_pin(value):
                 raise GpioConfigError(f"{key} must be a whole number, got {value!r}")
             else:
@@ -91,6 +98,19 @@ class GpioConfig:
     def load(cls, path: Path) -> GpioConfig:
         with path.open("rb") as fh:
             return cls.from_mapping(tomllib.load(fh).get("hardware", {}).get("gpio", {}))
+
+
+def _seat_buttons(value: object) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    if not isinstance(value, Mapping):
+        raise GpioConfigError("seat_buttons must map a button role to its pins, e.g. {ready = [20, 21]}")
+    out = []
+    for role, pins in value.items():
+        if not isinstance(role, str) or not role.isidentifier() or role in ("confirm", "undo", "next", "led"):
+            raise GpioConfigError(f"seat_buttons: {role!r} cannot name a game's button role")
+        if not isinstance(pins, list) or not all(_is_pin(p) for p in pins):
+            raise GpioConfigError(f"seat_buttons.{role} must be a list of GPIO numbers, got {pins!r}")
+        out.append((role, tuple(pins)))
+    return tuple(out)
 
 
 def _is_pin(value: object) -> bool:

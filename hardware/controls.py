@@ -30,9 +30,8 @@ class TableButtons:
         self._sink = sink
         self._clock = clock
         self.buttons: dict[str, Button] = {}
-        roles = [(f"shout:{seat}", pin) for seat, pin in enumerate(config.shout_buttons)]
-        roles += [
-            (name, pin) for name in ("confirm", "undo", "next") if (pin := getattr(config, name)) is not None
+        roles = [
+            (name, pin) for name, pin in config.pins() if not name.startswith("led:") and name != "buzzer"
         ]
         bounce = config.bounce_ms / 1000 if config.bounce_ms else None
         try:

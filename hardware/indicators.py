@@ -92,13 +92,13 @@ class ViewFollower:
         subscription = self._subscription = self._session.subscribe()
 
         def run() -> None:
-            try:
-                while not self._stop.is_set():
+            while not self._stop.is_set():
+                try:
                     view = subscription.get(timeout=0.5)
                     if view is not None:
                         self.apply(view)
-            except Exception:  # the LEDs are a convenience: log, never take the table down
-                log.exception("the LED follower stopped")
+                except Exception:  # one bad view (or LED) must not leave the LEDs dark for the rest
+                    log.exception("the LEDs could not show a view; they follow the next one")
 
         self._thread = threading.Thread(target=run, name="gpio-leds", daemon=True)
         self._thread.start()

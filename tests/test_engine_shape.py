@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
 import pytest
@@ -14,6 +14,8 @@ from companion.engine import (
     Action,
     ActionCodec,
     Choice,
+    DicePolicy,
+    GameResult,
     IllegalActionError,
     MalformedActionError,
     Player,
@@ -23,6 +25,8 @@ from companion.engine import (
     RollRequest,
     Setup,
     SetupError,
+    Standing,
+    ranks_by_points,
 )
 
 
@@ -154,7 +158,7 @@ def test_prompt_to_json_names_players_choices_and_dice() -> None:
         "choices": [
             {"label": "Orcish Eye", "action": {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}}
         ],
-        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"]},
+        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"], "policy": "together", "dice": []},
     }
 
 
@@ -167,3 +171,27 @@ def test_setup_round_trips_and_rejects_garbage() -> None:
         Setup.from_json({"game": "chaos-marauders"})
     with pytest.raises(SetupError):
         Setup.from_json({"game": "chaos-marauders", "players": [3]})
+
+
+def test_a_roll_request_of_different_dice_names_each_die_and_is_thrown_together() -> None:
+    mixed = RollRequest("attack", 3, ("1", "2", "vortex"), dice=("yellow", "red", "blue"))
+    assert [mixed.die_at(i) for i in range(3)] == ["yellow", "red", "blue"]
+    assert RollRequest("cube", 2, ("eye",)).die_at(1) == "cube"
+    with pytest.raises(ValueError, match="count 3"):
+        RollRequest("attack", 2, ("1",), dice=("yellow", "red", "blue"))
+    with pytest.raises(ValueError, match="thrown together"):
+        RollRequest("attack", 2, ("1",), DicePolicy.ONE_BY_ONE, ("yellow", "red"))
+
+
+def test_teammates_winning_together_is_no_tie_and_a_result_round_trips() -> None:
+    standings = tuple(
+        Standing(PlayerId(seat), name, 1 if seat in (0, 2) else 3, points, team=seat % 2)
+        for seat, (name, points) in enumerate([("A", 40.0), ("B", 10.0), ("C", 30.0), ("D", 0.0)])
+    )
+    teams = GameResult(True, (PlayerId(0), PlayerId(2)), standings, outcome="A & C win")
+    assert not teams.tie
+    loners = GameResult(True, (PlayerId(0), PlayerId(2)), tuple(replace(s, team=None) for s in standings))
+    assert loners.tie
+    assert GameResult.from_json(teams.to_json()) == teams
+    assert ranks_by_points([40, 10, 30, 30]) == (1, 4, 2, 2)
+    assert ranks_by_points([3, 1], higher_is_better=False) == (2, 1)

@@ -25,7 +25,7 @@ from companion.settings import CameraSettings
 from vision.capture import Frame
 from vision.mat import render_mat
 from vision.synth import SKIN_TONES, paste_face
-from vision.zones import MatLayout, Rect, load_layout, zone_name
+from vision.zones import MatLayout, Rect, load_layout
 
 NOISY_COPIES = 3
 """Differently noisy copies of each drawn table, cycled so no two frames in a row are identical."""
@@ -355,14 +355,13 @@ class CameraDemo:
 
     def table_section(self, section: Mapping[str, Any]) -> dict[str, Any]:
         """The demo's ``[table]`` settings with every reader whose zone is on the mat turned into that
-        camera zone (the zone's name from its kind, player and line); other readers stay readers."""
-        names = {zone.name for zone in self.layout.zones}
+        camera zone (the mat's zone of the same kind and field values); other readers stay readers."""
         readers = []
         for entry in section.get("readers", ()):
-            name = zone_name(entry["zone"], entry.get("player"), entry.get("line"))
-            if "reader" in entry and name in names and entry.get("slot") is None:
-                self.zones[int(entry["reader"])] = name
-                entry = {**{k: v for k, v in entry.items() if k != "reader"}, "camera": name}
+            zone = self.layout.entry_zone(entry) if "reader" in entry else None
+            if zone is not None:
+                self.zones[int(entry["reader"])] = zone.name
+                entry = {**{k: v for k, v in entry.items() if k != "reader"}, "camera": zone.name}
             readers.append(entry)
         return {**section, "readers": readers}
 

@@ -3,8 +3,12 @@
 One thread reads the frame source, finds the mat (on the first frame, then every ``refind_every``
 frames, keeping the last view while a hand covers the markers), asks the recognizer for the cards
 inside the play area, places each on the mat and feeds the watcher. What settles goes to
-``on_observation`` (``companion.table.Table.observe``, which only enqueues), exactly like the serial
-bridge's tag readings; ``on_status`` gets the camera's state for the TV's device list.
+``on_observation`` (``companion.table.Table.observe``, which only enqueues) on the camera's own path
+into the table; ``on_status`` gets the camera's state for the TV's device list.
+
+The camera follows the game being played (``follow``): when another game starts, it reads that
+game's mat (its bundle's ``mat``) and its enrolled faces; a game without them leaves the camera idle,
+saying why, until a game it can read is played.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ REFIND_EVERY = 50
 STATUS_EVERY_S = 2.0
 PROBLEMS = {
     "no mat": "cannot see the mat's markers (is the mat in view, and lit?)",
+    "idle": "the game being played has no mat or enrolled faces",
     "reconnecting": "no frames: reconnecting",
     "ended": "the recording has ended",
 }
@@ -51,26 +56,40 @@ class Recognizes(Protocol):
 
 
 Observer = Callable[[CardSighted | CardGone], None]
+MatOf = Callable[[str], tuple[MatLayout, Recognizes]]
+"""A game's mat and a recognizer of its enrolled faces (CameraSetupError when it has none)."""
 
 
 class CameraService:
     def __init__(
         self,
         source: FrameSource,
-        layout: MatLayout,
-        recognizer: Recognizes,
+        layout: MatLayout | None,
+        recognizer: Recognizes | None,
         settings: WatcherSettings | None = None,
         *,
         on_observation: Observer,
         on_status: Callable[[dict[str, Any]], None] | None = None,
         refind_every: int = REFIND_EVERY,
         by_slot: bool = False,
+        follow: Callable[[], str | None] | None = None,
+        mat_of: MatOf | None = None,
+        idle: str | None = None,
     ) -> None:
         self.source = source
         self.layout = layout
         self._recognizer = recognizer
-        self._finder = MatFinder(layout)
+        self._finder = MatFinder(layout) if layout is not None else None
         self.watcher = CardWatcher(settings)
+        self._follow = follow
+        """The game being played (None: none), read every frame; with ``mat_of``, the camera follows it."""
+        self._mat_of = mat_of
+        self._game = layout.game if layout is not None else None
+        self._idle = idle
+        """Why the camera reads nothing for the game being played (it has no mat or no faces)."""
+        if self._idle is None and (layout is None or recognizer is None):
+            self._idle = "no game with a mat is being played"
+        """Why the camera reads nothing for the game being played (it has no mat or no faces)."""
         self._on_observation = on_observation
         self._on_status = on_status
         self._refind_every = refind_every
@@ -79,6 +98,7 @@ class CameraService:
         self._view: MatView | None = None
         self._since_found = 0
         self._state = "starting"
+        self._detail = ""
         self._frames = 0
         self._rate: list[float] = []
         self._last_status = 0.0
@@ -90,19 +110,23 @@ class CameraService:
     def step(self, frame: Frame) -> list[CardSighted | CardGone]:
         """Reads one frame; returns (and hands on) what settled in it."""
         self._frames += 1
+        if not self._following(frame.at):
+            return []
         view = self._mat(frame.image)
         if view is None:
             self._set_state("no mat")
             return []  # not a frame without cards: the camera cannot tell, so nothing is counted
         self._set_state("watching")
+        layout, recognizer = self.layout, self._recognizer
+        assert layout is not None and recognizer is not None, "a camera reading frames has a mat"
         height, width = frame.image.shape[:2]
-        x0, y0, x1, y1 = play_area(view, self.layout, (width, height))
-        detections = self._recognizer.recognize(frame.image[y0:y1, x0:x1])
+        x0, y0, x1, y1 = play_area(view, layout, (width, height))
+        detections = recognizer.recognize(frame.image[y0:y1, x0:x1])
         sightings = []
         if detections:
             centres = np.float32([d.centre for d in detections]) + np.float32([x0, y0])
             for detection, (x, y) in zip(detections, view.mat_points(centres), strict=True):
-                place = self.layout.place_at(float(x), float(y), self._by_slot)
+                place = layout.place_at(float(x), float(y), self._by_slot)
                 if place is not None:  # a card off the zones (in a hand, by the mat) is not in play
                     sightings.append(Sighting(place, detection.card, detection.confidence, (x, y)))
         settled = self.watcher.update(sightings, frame.at)
@@ -110,7 +134,40 @@ class CameraService:
             self._on_observation(observation)
         return settled
 
+    def _following(self, at: float) -> bool:
+        """Follows the game being played: its mat and its faces. False while it has none (tried
+        again now and then: faces may be enrolled while the table runs)."""
+        if self._follow is None or self._mat_of is None:
+            return self._idle is None
+        game = self._follow()
+        changed = game is not None and game != self._game
+        retry = self._idle is not None and self._game is not None and self._frames % REFIND_EVERY == 0
+        if changed:
+            self._game = game
+            for gone in self.watcher.forget(at):  # the last game's cards are not this game's
+                self._on_observation(gone)
+        if changed or retry:
+            assert self._game is not None
+            try:
+                self.layout, self._recognizer = self._mat_of(self._game)
+            except CameraSetupError as exc:
+                if str(exc) != self._idle:
+                    log.warning("camera idle: %s", exc)
+                self._idle = str(exc)
+            else:
+                self._idle = None
+                self._finder = MatFinder(self.layout)
+                self._view = None
+                self._since_found = 0
+                log.info("camera follows %s (%d players)", self._game, self.layout.players)
+        if self._idle is not None:
+            self._set_state("idle", self._idle)
+            return False
+        return True
+
     def _mat(self, image: np.ndarray) -> MatView | None:
+        if self._finder is None:
+            return None
         if self._view is None or self._since_found >= self._refind_every:
             found = self._finder.find(image)
             self._since_found = 0
@@ -147,8 +204,11 @@ class CameraService:
             if not self.source.spec.startswith("camera:"):
                 return  # a camera is retried by read(); a missing file or folder stays missing
         else:
-            layout = self.layout
-            log.info("camera watching %s (%s mat, %d players)", self.source.spec, layout.game, layout.players)
+            if self.layout is not None:
+                layout = self.layout
+                log.info(
+                    "camera watching %s (%s mat, %d players)", self.source.spec, layout.game, layout.players
+                )
         while not self._stop.is_set():
             frame = self.source.read()
             if frame is None:
@@ -168,13 +228,15 @@ class CameraService:
             self._report()
 
     def _set_state(self, state: str, detail: str = "") -> None:
-        if state != self._state:
+        if state != self._state or (detail and detail != self._detail):
+            self._detail = detail
             if state in ("no mat", "reconnecting", "ended"):
                 log.warning("camera %s: %s", self.source.spec, state)
             self._state = state
             self._report(force=True, detail=detail)
 
     def status(self, detail: str = "") -> dict[str, Any]:
+        detail = detail or (self._detail if self._state in ("idle", "error") else "")
         recent = self._rate[-20:]
         status: dict[str, Any] = {
             "state": self._state,
@@ -210,17 +272,71 @@ def camera_service(
     on_observation: Observer,
     on_status: Callable[[dict[str, Any]], None] | None = None,
     source: FrameSource | None = None,
+    *,
+    follow: Callable[[], str | None] | None = None,
+    references_of: Callable[[str], Path] | None = None,
+    move_s: float = 3.0,
 ) -> CameraService:
-    """The camera a ``[camera]`` section describes (not started); CameraSetupError with a sentence."""
+    """The camera a ``[camera]`` section describes (not started); CameraSetupError with a sentence.
+
+    ``game`` is the game whose mat it reads first (``references``: its enrolled faces); with
+    ``follow`` (the game being played) and ``references_of`` (a game's faces), it follows the game
+    being played. ``[camera] layout`` is ``game``'s mat; other games' mats are their bundles'."""
+
+    def mat_of(name: str) -> tuple[MatLayout, Recognizes]:
+        faces = references if name == game else references_of(name) if references_of else None
+        layout = _layout(name, camera.players, camera.layout if name == game else None)
+        if faces is None:
+            raise CameraSetupError(f"no enrolled card faces for {name}")
+        return layout, _recognizer(faces, name)
+
+    layout: MatLayout | None = None
+    recognizer: Recognizes | None = None
+    idle = None
+    try:
+        layout = _layout(game, camera.players, camera.layout)
+    except CameraSetupError as exc:
+        if follow is None:
+            raise
+        idle = str(exc)  # the camera waits, saying why, for a game it can read
+    try:
+        if source is None:
+            source = open_source(camera.source, simulated=lambda: _empty_rendered_table(layout))
+    except SourceError as exc:
+        raise CameraSetupError(str(exc)) from None
+    if layout is not None:
+        try:
+            recognizer = _recognizer(references, game)
+        except CameraSetupError as exc:
+            if follow is None:
+                raise
+            idle = str(exc)  # ... or for faces enrolled while the table runs
+    settings = WatcherSettings(camera.settle_frames, camera.gone_frames, move_s=move_s)
+    return CameraService(
+        source,
+        layout,
+        recognizer,
+        settings,
+        on_observation=on_observation,
+        on_status=on_status,
+        by_slot=camera.slots,
+        follow=follow,
+        mat_of=mat_of if follow is not None else None,
+        idle=idle,
+    )
+
+
+def _layout(game: str, players: int, path: Path | None) -> MatLayout:
+    try:
+        return load_layout(game, players, path)
+    except LayoutError as exc:
+        raise CameraSetupError(str(exc)) from None
+
+
+def _recognizer(references: Path, game: str) -> Recognizes:
     from vision.recognize import Recognizer
     from vision.references import ReferenceSet
 
-    try:
-        layout = load_layout(game, camera.players, camera.layout)
-        if source is None:
-            source = open_source(camera.source, simulated=lambda: _empty_rendered_table(layout))
-    except (LayoutError, SourceError) as exc:
-        raise CameraSetupError(str(exc)) from None
     if not references.is_file():
         raise CameraSetupError(
             f"no enrolled card faces at {references}: run `companion vision enrol --game {game} REFDIR`"
@@ -229,22 +345,16 @@ def camera_service(
         faces = ReferenceSet.load(references)
     except (OSError, ValueError, KeyError) as exc:
         raise CameraSetupError(f"{references} is not a set of enrolled faces ({exc})") from None
-    settings = WatcherSettings(camera.settle_frames, camera.gone_frames)
-    return CameraService(
-        source,
-        layout,
-        Recognizer(faces),
-        settings,
-        on_observation=on_observation,
-        on_status=on_status,
-        by_slot=camera.slots,
-    )
+    return Recognizer(faces)
 
 
-def _empty_rendered_table(layout: MatLayout) -> FrameSource:
+def _empty_rendered_table(layout: MatLayout | None) -> FrameSource:
     """``sim:`` in a settings file: the rendered mat with no cards (to try the wiring and the TV's
     device status without a camera); ``companion demo --camera`` brings its own, with cards."""
     import random
+
+    if layout is None:
+        raise SourceError("sim: renders a game's mat, and the game named in the settings has none")
 
     from vision.camera_table import RenderedSource, RenderedTable
 

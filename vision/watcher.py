@@ -11,8 +11,10 @@ A card cannot lie in two places, so when a track settles, the reported tracks th
 than it appeared (missing at least as many frames as it has been seen) are read with it:
 
 * the same card in another zone: it was carried there. Its ``CardGone`` comes first, before the
-  ``CardSighted``, so the table knows where it came from (the removal would otherwise be reported
-  ``gone_frames`` later);
+  ``CardSighted``, and the sighting names it (``moved_from``): moves are detected here, once, and
+  the table takes them as they are. A card of the same id reported gone from another zone within
+  ``move_s`` seconds was carried too (lifted, held a while, laid down): the most recent such
+  departure not yet claimed is the one, as copies look alike;
 * the same card in the same zone, further than ``match_mm`` from where it lay: it was pushed along
   its zone. The old track follows it and nothing is reported (as a tag moved on its reader);
 * other cards of the same zone where it now lies (within ``match_mm``): the cards it was laid on,
@@ -46,12 +48,17 @@ class WatcherSettings:
     """Frames in a row a reported card must be missing before it is reported gone."""
     match_mm: float = 25.0
     """How far a card may seem to move between frames and still be the same card (a nudge, jitter)."""
+    move_s: float = 3.0
+    """A card gone from one zone and settled in another within this was carried there (the table's
+    ``[table] move_ms``: a player carries a card across the table in a second or two)."""
 
     def __post_init__(self) -> None:
         if self.settle_frames < 1 or self.gone_frames < 1:
             raise ValueError("settle_frames and gone_frames must be at least 1")
         if self.match_mm <= 0:
             raise ValueError("match_mm must be positive")
+        if self.move_s < 0:
+            raise ValueError("move_s cannot be negative")
 
 
 @dataclass
@@ -64,6 +71,8 @@ class Track:
     missed: int = 0
     reported: bool = False
     confidences: list[float] = field(default_factory=list)
+    gone_at: float | None = None
+    """When it was reported gone (a departure another zone's sighting may claim as a move)."""
 
 
 class CardWatcher:
@@ -73,8 +82,9 @@ class CardWatcher:
         self.settings = settings or WatcherSettings()
         self._tracks: list[Track] = []
         self._departed: list[Track] = []
-        """Tracks reported gone in the last few frames: a card laid on a pile may settle only after
-        the card it covers was reported gone, and must still name it in ``covers``."""
+        """Tracks reported gone in the last few frames (a card laid on a pile may settle only after
+        the card it covers was reported gone, and must still name it in ``covers``), or within the
+        move window (a card lifted, held, then laid in another zone was carried there)."""
         self._next_id = 1
 
     def update(self, sightings: Iterable[Sighting], at: float) -> list[CardSighted | CardGone]:
@@ -92,8 +102,9 @@ class CardWatcher:
         out: list[CardSighted | CardGone] = []
         for track in self._departed:
             track.missed += 1
-        keep = self.settings.gone_frames + self.settings.settle_frames
-        self._departed = [track for track in self._departed if track.missed <= keep]
+        self._departed = [
+            track for track in self._departed if self._recent(track) or self._movable(track, at)
+        ]
         for track in unmatched:
             track.missed += 1
             track.seen = 0
@@ -101,6 +112,7 @@ class CardWatcher:
                 self._tracks.remove(track)  # not seen in a row: it was passing through
             elif track.missed >= self.settings.gone_frames:
                 self._tracks.remove(track)
+                track.gone_at = at
                 self._departed.append(track)
                 out.append(CardGone(track.zone, track.card, at, track.id))
         self._tracks.extend(fresh)
@@ -114,16 +126,47 @@ class CardWatcher:
         if self._pushed_along(track):
             return []
         out: list[CardSighted | CardGone] = []
+        moved_from = None
         moved = self._vanished(track, lambda t: t.zone != track.zone and t.card == track.card)
         if moved:
             self._tracks.remove(moved[0])
+            moved[0].gone_at = at
             out.append(CardGone(moved[0].zone, moved[0].card, at, moved[0].id))
+            moved_from = (moved[0].zone, moved[0].id)
+        else:
+            carried = self._carried(track, at)
+            if carried is not None:
+                moved_from = (carried.zone, carried.id)
         track.reported = True
         confidence = sum(track.confidences) / len(track.confidences)
-        under = [*self._vanished(track, lambda t: self._same_spot(t, track)), *self._departed]
+        recent = [t for t in self._departed if self._recent(t)]
+        under = [*self._vanished(track, lambda t: self._same_spot(t, track)), *recent]
         covers = tuple(t.id for t in under if t.missed >= track.seen and self._same_spot(t, track))
-        out.append(CardSighted(track.zone, track.card, round(confidence, 3), at, track.id, covers))
+        out.append(
+            CardSighted(track.zone, track.card, round(confidence, 3), at, track.id, covers, moved_from)
+        )
         return out
+
+    def _carried(self, track: Track, at: float) -> Track | None:
+        """The most recent departure of ``track``'s card from another zone within the move window
+        (claimed: a second copy laid down takes the departure before it)."""
+        candidates = [
+            t
+            for t in self._departed
+            if t.card == track.card and t.zone != track.zone and self._movable(t, at)
+        ]
+        if not candidates:
+            return None
+        chosen = max(candidates, key=lambda t: t.gone_at or 0.0)
+        self._departed.remove(chosen)
+        return chosen
+
+    def _recent(self, track: Track) -> bool:
+        """Reported gone in the last few frames: still a card the next one may have covered."""
+        return track.missed <= self.settings.gone_frames + self.settings.settle_frames
+
+    def _movable(self, track: Track, at: float) -> bool:
+        return track.gone_at is not None and at - track.gone_at <= self.settings.move_s
 
     def lying(self) -> list[Track]:
         """The cards reported and not yet gone."""

@@ -1,8 +1,19 @@
-"""The zones of a calibration mat: each player's lines and slots, the shared piles, and the markers.
+"""The zones of a calibration mat: each seat's rows of card places, the shared zones, and the markers.
 
-A game's mat is data (``vision/data/<game>.toml``, every value with its provenance); this module
-lays it out for a number of players, in millimetres on the mat (origin top-left, x right, y down).
-Zone names are what a table's ``[[table.readers]] camera = "..."`` entries name (``zone_name``).
+A game's mat is data in its own bundle (``GameBundle.mat``: a TOML file in the game's package, every
+value with its provenance); this module lays any such file out for a number of players, in
+millimetres on the mat (origin top-left, x right, y down). The format (docs/vision.md, "The mat"):
+
+* ``[card]`` the card's size; ``[spacing]`` the gaps; ``[mat]`` the marker border;
+* ``[[seat_zones]]``: what every seat has, in a block per seat, one below the other: ``rows`` rows of
+  the game's zone kind ``zone``, numbered by the zone field ``row_field`` (a battle line's ``line``),
+  each ``slots`` cards long (with ``[camera] slots = true`` each place is a zone of its own, its
+  number the field ``slot_field``). ``seat_field`` names the kind's seat field (``player``);
+* ``[[shared_zones]]``: the zones of nobody (a discard pile, a territory of a map: ``values`` gives
+  the fields it carries, ``{territory = "north"}``), in a row below the seats' blocks.
+
+Zone names are what a table's ``[[table.readers]] camera = "..."`` entries name (``zone_name``):
+``p0-line1`` (seat 0's row 1 of ``line``), ``p2-hand`` (a single row), a shared zone's own name.
 """
 
 from __future__ import annotations
@@ -12,8 +23,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-DATA = Path(__file__).resolve().parent / "data"
 
 
 class LayoutError(ValueError):
@@ -48,18 +57,19 @@ class MatZone:
     """Card-sized outlines inside the zone, left to right (one for a pile)."""
     kind: str
     """The game's zone kind (``"line"``, ``"discard"``): what ``[[table.readers]] zone`` says."""
-    player: int | None = None
-    line: int | None = None
+    values: tuple[tuple[str, int | str], ...] = ()
+    """The zone's field values as the table's entry carries them (``player``, ``line``)."""
+    slot_field: str | None = None
+    """The field numbering its places, when each place may be a zone of its own."""
+
+    def value(self, name: str) -> int | str | None:
+        return next((value for key, value in self.values if key == name), None)
 
     def reader_entry(self, slot: int | None = None) -> dict[str, Any]:
         """This zone (or one ``slot`` of it) as a ``[[table.readers]]`` entry of the settings."""
-        entry: dict[str, Any] = {"camera": self.slot_name(slot), "zone": self.kind}
-        if self.player is not None:
-            entry["player"] = self.player
-        if self.line is not None:
-            entry["line"] = self.line
-        if slot is not None:
-            entry["slot"] = slot
+        entry: dict[str, Any] = {"camera": self.slot_name(slot), "zone": self.kind, **dict(self.values)}
+        if slot is not None and self.slot_field is not None:
+            entry[self.slot_field] = slot
         return entry
 
     def slot_name(self, slot: int | None) -> str:
@@ -68,7 +78,7 @@ class MatZone:
 
     def slot_at(self, x: float) -> int | None:
         """The slot a point at ``x`` mm lies over (the nearest one; None for a one-card pile)."""
-        if len(self.slots) < 2:
+        if len(self.slots) < 2 or self.slot_field is None:
             return None
         return min(range(len(self.slots)), key=lambda i: abs(self.slots[i].centre[0] - x))
 
@@ -109,7 +119,7 @@ class MatLayout:
 
     def place_at(self, x: float, y: float, by_slot: bool = False) -> str | None:
         """The camera zone's name for a card centred at (x, y): its zone, or with ``by_slot`` the
-        slot of a line it lies over (``p0-line1-slot3``), so the engine is told the slot."""
+        place of a row it lies over (``p0-line1-slot3``), so the engine is told the slot."""
         zone = self.zone_at(x, y)
         if zone is None:
             return None
@@ -117,22 +127,42 @@ class MatLayout:
 
     def reader_entries(self, by_slot: bool = False) -> list[dict[str, Any]]:
         """Every zone as a ``[[table.readers]]`` entry: the camera half of a table's settings; with
-        ``by_slot``, every slot of a line as an entry of its own."""
+        ``by_slot``, every place of a row as an entry of its own."""
         entries = []
         for zone in self.zones:
-            slots = range(len(zone.slots)) if by_slot and len(zone.slots) > 1 else (None,)
+            places = len(zone.slots) > 1 and zone.slot_field is not None
+            slots = range(len(zone.slots)) if by_slot and places else (None,)
             entries.extend(zone.reader_entry(slot) for slot in slots)
         return entries
 
+    def entry_zone(self, entry: Mapping[str, Any]) -> MatZone | None:
+        """The zone of this mat a ``[[table.readers]]`` entry (a reader's) watches the same place as:
+        the same kind and field values (a reader of a single place has no zone of the whole mat)."""
+        wanted = {k: v for k, v in entry.items() if k not in ("reader", "camera")}
+        for zone in self.zones:
+            if {k: v for k, v in zone.reader_entry().items() if k != "camera"} == wanted:
+                return zone
+        return None
 
-def zone_name(kind: str, player: int | None = None, line: int | None = None) -> str:
-    """A zone's name on the mat: ``p0-line1``, ``discard``, ``p2-pad`` (seats and lines from 0)."""
-    place = kind if line is None else f"{kind}{line}"
+
+def zone_name(kind: str, player: int | None = None, row: int | None = None) -> str:
+    """A zone's name on the mat: ``p0-line1``, ``discard``, ``p2-hand`` (seats and rows from 0)."""
+    place = kind if row is None else f"{kind}{row}"
     return place if player is None else f"p{player}-{place}"
 
 
 def layout_path(game: str) -> Path:
-    return DATA / f"{game}.toml"
+    """The mat file of an installed game's bundle (LayoutError when it has none)."""
+    from companion.games import UnknownGameError, bundles, find_bundle  # the registry, read when asked
+
+    try:
+        path = find_bundle(game).mat_path()
+    except UnknownGameError:
+        path = None
+    if path is None:
+        mats = ", ".join(name for name, bundle in bundles().items() if bundle.mat is not None)
+        raise LayoutError(f"no mat layout for {game!r} (mats: {mats or 'none'})")
+    return path
 
 
 def load_layout(game: str, players: int, path: Path | None = None) -> MatLayout:
@@ -141,53 +171,75 @@ def load_layout(game: str, players: int, path: Path | None = None) -> MatLayout:
     try:
         data = tomllib.loads(source.read_text())
     except FileNotFoundError:
-        known = ", ".join(sorted(p.stem for p in DATA.glob("*.toml")))
-        raise LayoutError(f"no mat layout for {game!r} (mats: {known})") from None
+        raise LayoutError(f"no mat layout at {source}") from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise LayoutError(f"{source}: {exc}") from None
     try:
-        return build_layout(data, players)
+        return build_layout(data, players, game)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, LayoutError):
             raise
         raise LayoutError(f"{source}: malformed mat layout ({exc!r})") from None
 
 
-def build_layout(data: Mapping[str, Any], players: int) -> MatLayout:
-    """Lays the mat out: the players' blocks of lines one below the other, then the row of piles,
+def build_layout(data: Mapping[str, Any], players: int, game: str = "") -> MatLayout:
+    """Lays the mat out: the seats' blocks of rows one below the other, then the row of shared zones,
     all inside a margin that holds the markers."""
+    data = _current_format(data)
+    game = game or str(data.get("game", "the game"))
     low, high = int(data["min_players"]), int(data["max_players"])
     if not low <= players <= high:
-        raise LayoutError(f"the {data['game']} mat seats {low} to {high} players, not {players}")
+        raise LayoutError(f"the {game} mat seats {low} to {high} players, not {players}")
     card_w, card_h = float(data["card"]["width_mm"]), float(data["card"]["height_mm"])
-    lines, mat = data["lines"], data["mat"]
-    gap, label = float(lines["slot_gap_mm"]), float(lines["label_mm"])
+    spacing, mat = data["spacing"], data["mat"]
+    gap, label = float(spacing["slot_gap_mm"]), float(spacing["label_mm"])
     margin, marker = float(mat["margin_mm"]), float(mat["marker_mm"])
-    slots, per_player = int(lines["slots"]), int(lines["per_player"])
-    line_w = slots * (card_w + gap) + gap
-    line_h = label + card_h + 2 * gap
+    row_h = label + card_h + 2 * gap
+
+    def row_of(x: float, y: float, slots: int) -> tuple[Rect, tuple[Rect, ...]]:
+        area = Rect(x, y, slots * (card_w + gap) + gap, row_h)
+        cells = tuple(
+            Rect(x + gap + i * (card_w + gap), y + label + gap, card_w, card_h) for i in range(slots)
+        )
+        return area, cells
+
     zones: list[MatZone] = []
+    widest = 0.0
     y = margin
     for seat in range(players):
-        for line in range(per_player):
-            area = Rect(margin, y, line_w, line_h)
-            cells = tuple(
-                Rect(margin + gap + i * (card_w + gap), y + label + gap, card_w, card_h) for i in range(slots)
-            )
-            kind = str(lines["zone"])
-            title = f"P{seat + 1} line {line + 1}"
-            zones.append(MatZone(zone_name(kind, seat, line), title, area, cells, kind, seat, line))
-            y += line_h + float(lines["line_gap_mm"])
-        y += float(lines["player_gap_mm"])
-    pile_w = card_w + 2 * gap
-    for index, pile in enumerate(data.get("piles", ())):
-        area = Rect(margin + index * (pile_w + 4 * gap), y, pile_w + 2 * gap, line_h)
-        cell = Rect(area.x + 2 * gap, y + label + gap, card_w, card_h)
-        zones.append(MatZone(str(pile["name"]), str(pile["label"]), area, (cell,), str(pile["zone"])))
-    width = line_w + 2 * margin
-    height = y + line_h + margin
+        for spec in data.get("seat_zones", ()):
+            kind, rows, row_field = str(spec["zone"]), int(spec.get("rows", 1)), spec.get("row_field")
+            seat_field = str(spec.get("seat_field", "player"))
+            for row in range(rows):
+                area, cells = row_of(margin, y, int(spec.get("slots", 1)))
+                numbered = row_field is not None
+                values: list[tuple[str, int | str]] = [(seat_field, seat)]
+                if numbered:
+                    values.append((str(row_field), row))
+                title = f"P{seat + 1} {spec.get('label', kind)}" + (f" {row + 1}" if numbered else "")
+                name = zone_name(kind, seat, row if numbered else None)
+                zones.append(MatZone(name, title, area, cells, kind, tuple(values), spec.get("slot_field")))
+                widest = max(widest, area.w)
+                y += row_h + float(spacing["row_gap_mm"])
+        y += float(spacing["seat_gap_mm"])
+    x = margin
+    shared = data.get("shared_zones", ())
+    for spec in shared:
+        slots = int(spec.get("slots", 1))
+        area, cells = row_of(x, y, slots)
+        area = Rect(area.x, area.y, area.w + 2 * gap, area.h)  # a pile wants room around its card
+        cells = tuple(Rect(c.x + gap, c.y, c.w, c.h) for c in cells)
+        values = tuple((str(k), v) for k, v in dict(spec.get("values", {})).items())
+        slot_field = spec.get("slot_field")
+        zones.append(
+            MatZone(str(spec["name"]), str(spec["label"]), area, cells, str(spec["zone"]), values, slot_field)
+        )
+        x += area.w + 2 * gap
+    widest = max(widest, x - margin - 2 * gap if shared else 0.0)
+    width = widest + 2 * margin
+    height = (y + row_h if shared else y) + margin
     return MatLayout(
-        game=str(data["game"]),
+        game=game,
         players=players,
         width_mm=width,
         height_mm=height,
@@ -196,6 +248,26 @@ def build_layout(data: Mapping[str, Any], players: int) -> MatLayout:
         markers=_markers(width, height, margin, marker),
         dictionary=str(mat["aruco_dictionary"]),
     )
+
+
+def _current_format(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A mat file of the first format (``[lines]`` and ``[[piles]]``, before mats moved into the
+    games' bundles) read as the current one, so an owner's own mat file keeps working."""
+    if "lines" not in data:
+        return data
+    lines = data["lines"]
+    row = {"zone": lines["zone"], "rows": lines["per_player"], "row_field": "line", "slots": lines["slots"]}
+    return {
+        **data,
+        "spacing": {
+            "slot_gap_mm": lines["slot_gap_mm"],
+            "row_gap_mm": lines["line_gap_mm"],
+            "seat_gap_mm": lines["player_gap_mm"],
+            "label_mm": lines["label_mm"],
+        },
+        "seat_zones": [{**row, "slot_field": "slot", "label": "line"}],
+        "shared_zones": list(data.get("piles", ())),
+    }
 
 
 def _markers(width: float, height: float, margin: float, size: float) -> tuple[Marker, ...]:

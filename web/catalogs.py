@@ -1,5 +1,6 @@
 """Read-only game data for screens, from the game registry: installed games with their setup options
-and screens, card catalogs, dice face names. Loaded lazily and cached (parsed once per process)."""
+and screens, card catalogs, dice face names. Loaded lazily and cached (parsed once per process, and
+again when a game is added: the caches key on the registry's generation)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ import logging
 
 from companion.dice import Dice
 from companion.engine import JSON
-from companion.games import UnknownGameError, bundles, find_bundle
+from companion.games import UnknownGameError, bundles, find_bundle, generation
 
 log = logging.getLogger(__name__)
 
 
-@functools.cache
 def registered_games() -> tuple[dict[str, JSON], ...]:
-    """Every installed game with its player counts and setup options, for the new-game form."""
+    """Every installed game with its player counts, kind and setup options, for the new-game form."""
+    return _registered_games(generation())
+
+
+@functools.cache
+def _registered_games(_generation: int) -> tuple[dict[str, JSON], ...]:
     out = []
     for bundle in bundles().values():
         try:
@@ -29,6 +34,7 @@ def registered_games() -> tuple[dict[str, JSON], ...]:
                 "title": bundle.title,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
+                "game_type": game.game_type.to_json(),
                 "options": [option.to_json() for option in game.setup_options()],
             }
         )
@@ -40,19 +46,27 @@ def screens(kind: str) -> list[str]:
     return [bundle.name for bundle in bundles().values() if kind in bundle.screens]
 
 
-@functools.cache
 def card_catalog(game: str) -> tuple[dict[str, JSON], ...] | None:
     """The game's cards as JSON objects, or None when the game has no catalog.
 
     Raises UnknownGameError for a game that is not installed.
     """
+    return _card_catalog(game, generation())
+
+
+@functools.cache
+def _card_catalog(game: str, _generation: int) -> tuple[dict[str, JSON], ...] | None:
     cards = find_bundle(game).cards()
     return None if cards is None else tuple(cards)
 
 
-@functools.cache
 def dice_names() -> dict[str, dict[str, JSON]]:
     """Per game die id: its title and how people call each face (``{"cube": {"eye": "Orcish Eye"}}``)."""
+    return _dice_names(generation())
+
+
+@functools.cache
+def _dice_names(_generation: int) -> dict[str, dict[str, JSON]]:
     out: dict[str, dict[str, JSON]] = {}
     for die in Dice.load():
         entry = {"title": die.title, "faces": {face: die.name(face) for face in dict.fromkeys(die.faces)}}

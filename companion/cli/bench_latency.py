@@ -170,15 +170,16 @@ def measure(clients: int, events: int, seed: int) -> dict[str, Any]:
     """Runs the benchmark and returns its figures (milliseconds)."""
     from companion.cli.serve import serving
     from companion.demo_player import DemoBrain
-    from companion.games import find_bundle
+    from companion.games import bundles
     from companion.session import Session
 
     rng = random.Random(seed)
-    kit = find_bundle("chaos-marauders").load_demo(rng)
+    bundle = next(b for b in bundles().values() if b.demo is not None)  # the first game with a demo
+    kit = bundle.load_demo(rng)
     assert kit is not None
     brain = DemoBrain(kit, rng)
-    players = [{"name": n} for n in ("Grotsnik", "Ugluk", "Snagla", "Bogrot")]
-    setup = {"game": "chaos-marauders", "players": players}
+    players = [dict(p) for p in kit.players][: bundle.load_engine().max_players]
+    setup = {"game": bundle.name, "players": players, "options": dict(kit.options)}
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         settings = Settings(host="127.0.0.1", port=0, pin=PIN, db=Path(tmp) / "bench.sqlite3")
         streams = {"SSE_MAX_STREAMS": max(clients, 24)}  # every client a TV, none refused

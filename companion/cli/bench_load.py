@@ -39,7 +39,6 @@ from companion.percentiles import percentile
 
 PIN = "bench"
 REQUEST_TIMEOUT = 5.0
-PLAYERS = [{"name": n} for n in ("Grotsnik", "Ugluk", "Snagla", "Bogrot")]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -128,15 +127,17 @@ class Phone:
     def __init__(self, port: int, seed: int) -> None:
         from companion.demo_player import DemoBrain
         from companion.engine import Setup
-        from companion.games import find_bundle, find_game
+        from companion.games import bundles
 
         self.port = port
         rng = random.Random(seed)
-        kit = find_bundle("chaos-marauders").load_demo(rng)
+        bundle = next(b for b in bundles().values() if b.demo is not None)  # the first game with a demo
+        kit = bundle.load_demo(rng)
         assert kit is not None
         self._brain = DemoBrain(kit, rng)
-        self._game = find_game("chaos-marauders")
-        self._setup_json = {"game": "chaos-marauders", "players": PLAYERS}
+        self._game = bundle.load_engine()
+        players = [dict(p) for p in kit.players][: self._game.max_players]
+        self._setup_json = {"game": bundle.name, "players": players, "options": dict(kit.options)}
         self._setup = Setup.from_json(self._setup_json)
         self._state: Any = None
         self.latencies: list[float] = []

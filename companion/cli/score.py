@@ -20,7 +20,7 @@ EXIT_INVALID = 2
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("score", help="score a finished table from a layout file")
-    parser.add_argument("layout", type=Path, help="layout JSON naming its game (see docs/chaos-marauders.md)")
+    parser.add_argument("layout", type=Path, help="layout JSON naming its game (see that game's docs)")
     parser.add_argument("--catalog", type=Path, metavar="TOML", help="the table's catalog overrides file")
     parser.set_defaults(func=run)
 

@@ -42,7 +42,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, help="event log (SQLite file)")
     parser.add_argument("--pin", help="the table's PIN (default: one made once and kept, printed at start)")
     parser.add_argument("--public-url", help="base URL phones use, for the QR code")
-    parser.add_argument("--game", help="the game the new-game form offers first (e.g. heroscape)")
+    parser.add_argument("--game", help="the game the new-game form offers first (its registry name)")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
 
 

@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add_mat_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", required=True, help="the game whose mat (e.g. chaos-marauders)")
+    parser.add_argument("--game", required=True, help="the game whose mat (its registry name)")
     parser.add_argument("--players", type=int, default=4, help="players the mat seats (default 4)")
     parser.add_argument("--layout", type=Path, help="a mat layout file of your own (TOML)")
 

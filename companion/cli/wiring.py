@@ -7,8 +7,9 @@ Wiring only: which adapter exists is decided by configuration, what each does li
   or ``[serial]`` section): its status becomes the view's ``devices["firmware"]``, its observations go
   to the table;
 * the GPIO stack (when ``[hardware.gpio]`` is present);
-* the camera (when ``[camera]`` is present): its cards go to the table like tags, its status becomes
-  the view's ``devices["camera"]``; a camera that cannot start says why there and the table plays on;
+* the camera (when ``[camera]`` is present): its cards go to the table on their own path, its status
+  becomes the view's ``devices["camera"]``; it follows the game being played (that game's mat and
+  faces); a camera that cannot start says why there and the table plays on;
 * the sensors beside the bridge (``[hardware.mfrc522]``, ``[[hardware.hid_readers]]``,
   ``[[hardware.ble_dice]]``), built by ``companion.cli.sensors``.
 """
@@ -125,10 +126,25 @@ def _start_camera(settings: Settings, session: SessionPort, table: Table, frames
     def report(status: dict[str, Any]) -> None:
         session.report_device(CAMERA_DEVICE, status)
 
-    assert settings.camera is not None
-    references = settings.camera.references_for(settings.db, settings.game)
+    camera_settings = settings.camera
+    assert camera_settings is not None
+    game = session.position().game_name or settings.game  # the game being played, else the default
+
+    def references_of(name: str) -> Any:
+        return camera_settings.references_for(settings.db, name)
+
     try:
-        camera = camera_service(settings.camera, settings.game, references, table.observe, report, frames)
+        camera = camera_service(
+            camera_settings,
+            game,
+            references_of(game),
+            table.observe,
+            report,
+            frames,
+            follow=lambda: session.position().game_name,
+            references_of=references_of,
+            move_s=table.config.move_ms / 1000,
+        )
     except CameraSetupError as exc:
         log.error("camera not started: %s", exc)
         report(

@@ -14,7 +14,7 @@ import pkgutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from companion.bundle import GameBundle, ZoneKind
+from companion.bundle import ButtonRole, GameBundle, ZoneKind
 from companion.engine import Game
 
 log = logging.getLogger(__name__)
@@ -24,9 +24,13 @@ class UnknownGameError(ValueError):
     """No game of that name is installed."""
 
 
+_EXTRA: dict[str, GameBundle] = {}
+"""Bundles added from outside this package (``add_bundle``): a plugin's game, a test's game."""
+_generation = 0
+
+
 @functools.cache
-def bundles() -> dict[str, GameBundle]:
-    """Every installed game's bundle by name, in name order."""
+def _found() -> dict[str, GameBundle]:
     found: dict[str, GameBundle] = {}
     for package in sorted(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg):
         try:
@@ -41,7 +45,38 @@ def bundles() -> dict[str, GameBundle]:
         if bundle.name in found:
             raise RuntimeError(f"two game packages are both called {bundle.name!r}")
         found[bundle.name] = bundle
+    return found
+
+
+def bundles() -> dict[str, GameBundle]:
+    """Every installed game's bundle by name, in name order (a fresh dict: change it freely)."""
+    found = dict(_found())
+    for name, bundle in _EXTRA.items():
+        if name in found:
+            raise RuntimeError(f"two game packages are both called {name!r}")
+        found[name] = bundle
     return dict(sorted(found.items()))
+
+
+def add_bundle(bundle: GameBundle) -> None:
+    """Installs a game whose package lives elsewhere (a plugin, a test's game): listed, played and
+    served like the games of this package from now on (``remove_bundle`` takes it out again)."""
+    global _generation
+    if bundle.name in _found() or _EXTRA.get(bundle.name, bundle) != bundle:
+        raise RuntimeError(f"a game called {bundle.name!r} is already installed")
+    _EXTRA[bundle.name] = bundle
+    _generation += 1
+
+
+def remove_bundle(name: str) -> None:
+    global _generation
+    if _EXTRA.pop(name, None) is not None:
+        _generation += 1
+
+
+def generation() -> int:
+    """Changes whenever a game is added or removed: caches of what the games declare key on it."""
+    return _generation
 
 
 def names() -> tuple[str, ...]:
@@ -67,20 +102,27 @@ def game_finder(owner_data: Mapping[str, Path]) -> Callable[[str], Game]:
     return lambda name: find_game(name, owner_data.get(name))
 
 
-@functools.cache
-def zone_kinds() -> dict[str, ZoneKind]:
-    """Every zone kind any installed game defines, by name. Two games may share a kind only when they
-    define it alike (a table's discard reader serves every card game)."""
-    kinds: dict[str, ZoneKind] = {}
+def zone_kinds() -> dict[str, tuple[ZoneKind, ...]]:
+    """Every zone kind any installed game defines, by name: each game's own definition (two games may
+    both have a ``hand`` with different fields; a configured reader serves each game it fits)."""
+    kinds: dict[str, list[ZoneKind]] = {}
     for bundle in bundles().values():
         for kind in bundle.zones:
-            known = kinds.setdefault(kind.name, kind)
-            if known != kind:
-                raise RuntimeError(
-                    f"the zone kind {kind.name!r} of {bundle.name} differs from another game's: "
-                    "rename one of them"
-                )
-    return kinds
+            known = kinds.setdefault(kind.name, [])
+            if kind not in known:
+                known.append(kind)
+    return {name: tuple(found) for name, found in kinds.items()}
+
+
+def button_roles() -> dict[str, tuple[ButtonRole, ...]]:
+    """Every button role any installed game defines, by name (``[table.buttons]`` is checked against them)."""
+    roles: dict[str, list[ButtonRole]] = {}
+    for bundle in bundles().values():
+        for role in bundle.buttons:
+            known = roles.setdefault(role.name, [])
+            if role not in known:
+                known.append(role)
+    return {name: tuple(found) for name, found in roles.items()}
 
 
 def games_with_zone(kind: str) -> tuple[str, ...]:

@@ -129,7 +129,10 @@ PUBLISHED_VIEW_KEYS = (
     "game_id",  # int | None: the current game's id in the event log
     "status",  # "no_game" | "playing" | "finished"
     "game",  # Game.view(state) of the current game, or None
-    "last_change",  # {"seq", "source", "kind", "events": [Event.to_json()]} of the latest input, or None
+    "result",  # Game.result(state).to_json() (GameResult: final, or if it ended now), or None
+    "game_type",  # the game's GameType.to_json(): {"cooperative", "simultaneous_moves", ...}, or None
+    "last_change",  # {"seq", "source", "kind", "events": [Event.to_json()], "action": the public action
+    # (Game.public_action) of an act, else None} of the latest input, or None
     "can_undo",  # bool
     "can_redo",  # bool
     "devices",  # {name: status dict} as reported by adapters (see report_device)

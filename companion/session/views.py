@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
@@ -10,6 +12,8 @@ from typing import Any, Literal, NoReturn
 from companion.bundle import NO_GAME, LivePosition
 from companion.engine import JSON, Game, Setup
 from companion.session.contract import PUBLISHED_VIEW_KEYS
+
+log = logging.getLogger(__name__)
 
 
 class PublishedView(dict[str, JSON]):
@@ -65,6 +69,8 @@ def build_view(
             "game_id": position.game_id,
             "status": position.status,
             "game": position.game,
+            "result": _RESULTS.of(position.engine, position.state),
+            "game_type": position.engine.game_type.to_json() if position.engine is not None else None,
             "last_change": dict(last_change) if last_change else None,
             "can_undo": position.can_undo,
             "can_redo": position.can_redo,
@@ -75,3 +81,40 @@ def build_view(
     )
     assert tuple(view) == PUBLISHED_VIEW_KEYS, "the published view's keys drifted from the contract"
     return view
+
+
+class _ResultMemo:
+    """``Game.result(state)`` as JSON, worked out once per position: a device report republishes the
+    same position, and a game's scoring is not free. A game that cannot state its result (a bug, or
+    a game still being written) publishes None and is logged once; the view is never lost for it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[Game | None, Any, JSON] = (None, None, None)
+        self._failed: set[str] = set()
+
+    def of(self, engine: Game | None, state: Any) -> JSON:
+        if engine is None:
+            return None
+        with self._lock:
+            known_engine, known_state, known = self._last
+            if known_engine is engine and known_state is state:
+                return known
+        try:
+            result = engine.result(state).to_json()
+        except NotImplementedError:
+            result = None
+            if engine.name not in self._failed:
+                self._failed.add(engine.name)
+                log.warning("%s does not state its result: the view shows none", engine.title)
+        except Exception:
+            result = None
+            if engine.name not in self._failed:
+                self._failed.add(engine.name)
+                log.exception("%s cannot state its result: the view shows none", engine.title)
+        with self._lock:
+            self._last = (engine, state, result)
+        return result
+
+
+_RESULTS = _ResultMemo()

@@ -45,6 +45,8 @@ class _Accepted:
     payload: str
     events: tuple[Event, ...]
     target: int | None = None
+    public: JSON = None
+    """The action as anyone may read it (``Game.public_action``), for the view's ``last_change``."""
 
 
 def _dumps(value: JSON) -> str:
@@ -67,6 +69,20 @@ def storage_problem(exc: BaseException) -> str | None:
     return None
 
 
+def _with_action(change: dict[str, JSON] | None, run: GameRun | None) -> dict[str, JSON] | None:
+    """The resumed last change with its action as anyone may read it (as a live change has it)."""
+    if change is None:
+        return None
+    action = None
+    last = run.applied[-1] if run is not None and run.applied else None
+    if change.get("kind") == "act" and run is not None and last is not None and last.seq == change.get("seq"):
+        try:
+            action = run.game.public_action(run.game.parse_action(json.loads(last.payload)))
+        except (ActionError, ValueError):
+            action = None  # an input the rules no longer read: the events still tell it
+    return {**change, "action": action}
+
+
 class Writer:
     """The session's game and log. Used by one thread at a time (start, then the writer thread)."""
 
@@ -87,7 +103,11 @@ class Writer:
 
     def resume(self) -> ResumeStats:
         result = resume(self.log, self.find_game, self.snapshot_every)
-        self.run, self.seq, self.last_change = result.run, result.seq, result.last_change
+        self.run, self.seq, self.last_change = (
+            result.run,
+            result.seq,
+            _with_action(result.last_change, result.run),
+        )
         self.notices = [{"level": "warning", "text": text, "source": "session"} for text in result.problems]
         # A long replay at start means the snapshots are missing or stale: write a fresh one.
         self._snapshot_due = result.stats.replayed >= self.snapshot_every
@@ -163,7 +183,8 @@ class Writer:
         except ActionError as exc:  # IllegalActionError, or an engine's own refusal
             raise Rejected("illegal", str(exc)) from exc
         view = run.game.view(state)
-        accepted = _Accepted("act", _dumps(run.game.format_action(action)), tuple(events))
+        public = run.game.public_action(action)
+        accepted = _Accepted("act", _dumps(run.game.format_action(action)), tuple(events), public=public)
         position = Position(run.game_id, self._status(run, state), view, True, False, *run.live(state))
         outcome, published, applied = self._commit(run.game_id, run, command, accepted, position, render)
         run.push(applied, state, view)
@@ -369,6 +390,7 @@ class Writer:
             "source": command.source,
             "kind": accepted.kind,
             "events": [e.to_json() for e in accepted.events],
+            "action": accepted.public,
         }
         return seq, change, render(seq, position, change)
 

@@ -1,12 +1,16 @@
 """Buttons at the table become commands.
 
-Button roles: ``shout:<seat>``, ``confirm``, ``undo``, ``next`` (``hardware`` names GPIO buttons so;
-the microcontroller's numbered buttons are named by ``[table.buttons]``).
+Every game has ``confirm``, ``undo`` and ``next``; a game declares its own roles in its bundle
+(``ButtonRole``: Chaos Marauders' per-seat ``shout``). Buttons arrive named by their role
+(``hardware`` names GPIO buttons so; the microcontroller's numbered buttons are named by
+``[table.buttons]``), per-seat ones as ``<role>:<seat>``.
 
-* shout — the first press wins. Presses arriving within the shout window are gathered, then ordered
-  by their own timestamps (not by arrival: the callback threads may be scheduled out of order), so a
-  3 ms lead counts even when the later press reached the queue first. ``ButtonPressed.at`` is the
-  host's monotonic clock for GPIO and microcontroller buttons alike, so the two may be mixed.
+* a game's role — its presses go to the game's mapper (``TableMapper.pressed``). A role with a
+  window gathers the presses that follow the first within it and hands them over in the order they
+  were pressed, by their own timestamps, not by arrival: the callback threads may be scheduled out of
+  order, so a 3 ms lead counts even when the later press reached the queue first.
+  ``ButtonPressed.at`` is the host's monotonic clock for GPIO and microcontroller buttons alike, so
+  the two may be mixed. What the order means (the first shout wins) is the game's to say.
 * confirm — answers the prompt when it offers exactly one choice (nothing to get wrong), or the
   choice ``next`` has shown on the TV; otherwise the players pick on the control page.
 * next — the game's "move on" action (end the turn, decline an optional effect), from the mapper.
@@ -18,72 +22,54 @@ the microcontroller's numbered buttons are named by ``[table.buttons]``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from companion.bundle import Act, LivePosition, Note, TableMapper, Translation
-from companion.engine import JSON, PlayerId
-
-SHOUT_PREFIX = "shout:"
+from companion.bundle import Act, LivePosition, Note, Press, Translation
+from companion.engine import JSON, Choice
 
 
-@dataclass(frozen=True)
-class _Press:
-    player: PlayerId
-    at: float
-    source: str
+@dataclass
+class _Window:
+    closes_at: float
+    presses: list[Press] = field(default_factory=list)
 
 
-def shout_seat(button: str) -> PlayerId | None:
-    if not button.startswith(SHOUT_PREFIX):
+class Gathering:
+    """Presses of a game's button roles, each role gathered for its window, then handed over."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, _Window] = {}
+
+    def pressed(self, role: str, window: float, press: Press, now: float) -> list[Press] | None:
+        """The presses to hand over now (at once for a role without a window), else None."""
+        if window <= 0:
+            return [press]
+        gathering = self._open.setdefault(role, _Window(now + window))
+        if all(p.seat != press.seat for p in gathering.presses):  # a bounce or a second press: once
+            gathering.presses.append(press)
         return None
-    try:
-        return PlayerId(int(button[len(SHOUT_PREFIX) :]))
-    except ValueError:
-        return None
-
-
-class ShoutRace:
-    """Gathers shout presses for one window and names the winner."""
-
-    def __init__(self, window: float) -> None:
-        self._window = window
-        self._presses: list[_Press] = []
-        self._closes_at: float | None = None
-
-    def pressed(self, player: PlayerId, at: float, now: float, source: str = "gpio") -> None:
-        if self._closes_at is None:
-            self._closes_at = now + self._window
-        if all(p.player != player for p in self._presses):  # a bounce or a second press does not count
-            self._presses.append(_Press(player, at, source))
 
     def next_deadline(self) -> float | None:
-        return self._closes_at
+        return min((w.closes_at for w in self._open.values()), default=None)
 
-    def due(self, now: float) -> tuple[list[tuple[PlayerId, float]], str] | None:
-        """The presses in time order (winner first) and the winning press's source, once the window
-        closed; else None."""
-        if self._closes_at is None or self._closes_at > now:
-            return None
-        ordered = sorted(self._presses, key=lambda p: (p.at, p.player))
-        self._presses, self._closes_at = [], None
-        return [(p.player, p.at) for p in ordered], ordered[0].source
+    def due(self, now: float) -> list[tuple[str, list[Press]]]:
+        """Each role whose window closed, with its presses in time order (earliest first)."""
+        out = []
+        for role, gathering in list(self._open.items()):
+            if gathering.closes_at <= now:
+                del self._open[role]
+                ordered = sorted(gathering.presses, key=lambda p: (p.at, -1 if p.seat is None else p.seat))
+                out.append((role, ordered))
+        return out
 
 
-def shout_result(
-    order: list[tuple[PlayerId, float]], mapper: TableMapper, position: LivePosition
-) -> tuple[Translation, str | None]:
-    """The winner's shout action, and a line for the TV naming the margin when it was close."""
-    winner, won_at = order[0]
-    margin = None
-    if len(order) > 1:
-        runner, runner_at = order[1]
-        lead_ms = (runner_at - won_at) * 1000
-        margin = f"{position.name(winner)} shouted first, {lead_ms:.0f} ms ahead of {position.name(runner)}"
-    translation = mapper.shout(winner, position)
-    if isinstance(translation, Act) and translation.observation is None:
-        observation = {"type": "shout", "presses": [{"player": p, "at": at} for p, at in order]}
-        translation = translation.with_observation(observation)
-    return translation, margin
+def press_observation(role: str, presses: list[Press]) -> dict[str, JSON]:
+    """What the table logs with the command a game's button made."""
+    return {
+        "type": "button",
+        "role": role,
+        "presses": [{"player": p.seat, "at": p.at, "source": p.source} for p in presses],
+    }
 
 
 Shown = tuple[str, dict[str, JSON]]
@@ -101,31 +87,42 @@ class ChoiceCursor:
     def step(self, position: LivePosition) -> str | None:
         """Moves to the next choice of the prompt (the first one after the prompt changed) and names
         it for the TV; None when the prompt offers no choice."""
-        choices = position.choice_payloads()
+        choices = _choices(position)
         if not choices:
             return None
         seq = position.seq
         self._index = (self._index + 1) % len(choices) if seq == self._seq else 0
         self._seq = seq
-        return f"{choices[self._index][0]} ({self._index + 1}/{len(choices)}): confirm takes it"
+        return f"{choices[self._index].label} ({self._index + 1}/{len(choices)}): confirm takes it"
 
-    def shown(self, position: LivePosition) -> Shown | None:
+    def choice(self, position: LivePosition) -> Choice | None:
         """The choice shown for this very position, if any."""
-        choices = position.choice_payloads()
+        choices = _choices(position)
         if self._seq is None or position.seq != self._seq or not 0 <= self._index < len(choices):
             return None
         return choices[self._index]
 
+    def shown(self, position: LivePosition) -> Shown | None:
+        """The choice shown, as the TV outlines it (label and action JSON)."""
+        chosen = self.choice(position)
+        if chosen is None or position.game is None:
+            return None
+        return chosen.label, position.game.format_action(chosen.action)
+
+
+def _choices(position: LivePosition) -> tuple[Choice, ...]:
+    prompt = position.prompt
+    return prompt.choices if prompt is not None else ()
+
 
 def confirm(position: LivePosition, cursor: ChoiceCursor | None = None) -> Translation:
-    choices = position.choice_payloads()
-    chosen = choices[0] if len(choices) == 1 else cursor.shown(position) if cursor else None
+    choices = _choices(position)
+    chosen = choices[0] if len(choices) == 1 else cursor.choice(position) if cursor else None
     if chosen is not None:
-        label, action = chosen
-        return Act(action, label or "confirm", {"type": "button", "button": "confirm"})
+        return Act(chosen.action, chosen.label or "confirm", {"type": "button", "button": "confirm"})
     if not choices:
         return Note("Nothing to confirm right now", level="info")
-    labels = "; ".join(label for label, _ in choices)
+    labels = "; ".join(choice.label for choice in choices)
     return Note(
         f"Several choices ({labels}): press next to step through them, or pick one on the control page",
         level="info",

@@ -1,35 +1,44 @@
 """Dice read at the table answer the engine's pending roll prompt.
 
-The engine says what it waits for (``prompt.roll``: die, count, faces; ``prompt.players``). A die
-result is mapped to the game's symbol by the dice data, checked against that request and submitted
-as a ``Roll`` for the prompted player. A roll nobody asked for is shown and ignored: the engine never
-receives a die it did not request.
+The engine says what it waits for (``prompt.roll``: die, count, faces, policy, mixed dice;
+``prompt.players``). A device reports a die by its number and a face index; ``[table.dice]`` and the
+dice data say which die it is and what the face shows (``companion.dice.DeviceDice``). The symbol is
+checked against the request and submitted as a ``Roll`` (the engine's own action) for a player the
+prompt asks. A roll nobody asked for is shown and ignored: the engine never receives a die it did not
+request.
 
-Several dice for one prompt: games whose engine counts rolls down one at a time (Chaos Marauders:
-one Cube, thrown six times for the Idol) get each result at once. Others (a HeroScape attack, all
-dice thrown together) get one ``Roll`` with ``count`` faces: every result read counts as one die,
-each must follow the previous within the window, and a window that runs out loses the partial roll.
+* ``DicePolicy.ONE_BY_ONE`` (Chaos Marauders: one Cube, thrown six times for the Idol): each result
+  is a roll of its own, submitted at once.
+* ``DicePolicy.TOGETHER`` (a HeroScape attack, Shattered Chaos' yellow, red and blue dice): every
+  result read counts as one die of the request (of a mixed request, the first die still missing
+  that the physical die can answer), each must follow the previous within the window, and a window
+  that runs out loses the partial roll.
+
+Whose roll a die answers: a die a phone gave to a seat (``DiceOwners``, the ``owner`` passed in)
+answers only its owner's rolls, and for its owner when several players are asked; a die nobody owns
+answers the one player asked, or, when several are (co-operative throws for the party, simultaneous
+checks), the first of them the prompt still waits for who has no die of their own. Each player's
+dice are gathered apart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.bundle import Act, LivePosition, Note, Translation
 from companion.dice import DeviceDice, Dice, Die, UnknownDieError, UnknownFaceError
-from companion.engine import JSON
+from companion.engine import JSON, DicePolicy, PlayerId, Prompt, Roll, RollRequest
 from companion.observations import DieRolled
 
 
 @dataclass
 class _Collecting:
-    request: tuple[Any, ...]
-    """The prompt being answered (kind, players, die, count): a new prompt starts afresh."""
-    count: int
+    request: RollRequest
+    kind: str
+    """The prompt's kind: a new prompt (or request) starts afresh."""
     last: float
-    symbols: list[str] = field(default_factory=list)
+    symbols: list[str | None]
     observations: list[dict[str, JSON]] = field(default_factory=list)
 
 
@@ -39,72 +48,122 @@ class RollCollector:
         self._dice = dice
         self._device_dice = DeviceDice(dice, dict(named or {}))
         self._window = window
-        self._collecting: _Collecting | None = None
+        self._collecting: dict[PlayerId, _Collecting] = {}
 
     def rolled(
         self,
         roll: DieRolled,
         position: LivePosition,
         now: float,
-        one_at_a_time: bool = False,
-        owner: int | None = None,
+        owner: PlayerId | None = None,
+        owned: Collection[PlayerId] = (),
     ) -> Translation:
-        """``owner``: the seat this die belongs to (set from a phone), or None for anyone's die."""
+        """A die read at the table. ``owner``: the seat this die belongs to (set from a phone), None
+        for anyone's die; ``owned``: every seat that has a die of its own."""
         asked = position.prompt
         request = asked.roll if asked is not None else None
+        if asked is None or request is None or not asked.players:
+            return self._unasked(roll)
+        if owner is not None and owner not in position.names:
+            owner = None  # a seat of an earlier, bigger game: anyone's die
+        player = _roller(asked, owner, owned)
         try:
-            reading = self._device_dice.read(roll.die, roll.face, roll.faces, request and request.die)
+            reading = self._device_dice.read(
+                roll.die, roll.face, roll.faces, self._missing(player, request, asked.kind)
+            )
         except (UnknownDieError, UnknownFaceError) as exc:
             return Note(f"A die could not be read: {exc}")
         die, symbol, said = reading.die, reading.symbol, reading.said
-        if asked is None or request is None:
-            return Note(f"{said} — no roll was asked for", level="info")
-        wanted = request.die
-        if die is None or symbol is None or not die.answers_die(wanted):
-            return Note(f"{said} — the table is waiting for a {self._title_of(wanted)} roll")
+        wanted = [request.die_at(i) for i in range(max(1, request.count))]
+        if die is None or symbol is None or not any(die.answers_die(w) for w in wanted):
+            return Note(f"{said} — the table is waiting for a {self._title_of(request)} roll")
         if request.faces and symbol not in request.faces:
-            return Note(f"{said}, which the {wanted} roll cannot show: check the die's faces in dice.toml")
-        players = tuple(asked.players)
-        if owner is not None and owner in position.names:  # an owner not in this game: anyone's die
-            if owner not in players:
-                rollers = " and ".join(position.name(p) for p in players)
-                return Note(f"{said} — that is {position.name(owner)}'s die; {rollers} is to roll")
-            players = (owner,)
-        if len(players) != 1:
-            return Note(f"{said} — several players are to roll: enter it on the control page")
-        count = 1 if one_at_a_time else max(1, request.count)
-        key = (asked.kind, asked.text, players, wanted, count)
-        if self._collecting is None or self._collecting.request != key:
-            self._collecting = _Collecting(key, count, now)
-        collecting = self._collecting
-        collecting.symbols.append(symbol)
+            return Note(
+                f"{said}, which the {request.die} roll cannot show: check the die's faces in dice.toml"
+            )
+        if owner is not None and owner not in asked.players:
+            rollers = " and ".join(position.name(p) for p in asked.players)
+            return Note(f"{said} — that is {position.name(owner)}'s die; {rollers} is to roll")
+        if player is None:
+            return Note(
+                f"{said} — several players are to roll and each has a die of their own: whose is this"
+                " one? Give it to a player on the control page (Dice), or enter the roll there"
+            )
+        for other in [p for p in self._collecting if p not in asked.players]:
+            del self._collecting[other]  # answered meanwhile (on the phone): their partial roll is void
+        count = 1 if request.policy is DicePolicy.ONE_BY_ONE else max(1, request.count)
+        collecting = self._collecting.get(player)
+        if collecting is None or (collecting.request, collecting.kind) != (request, asked.kind):
+            collecting = self._collecting[player] = _Collecting(request, asked.kind, now, [None] * count)
+        slot = self._slot(collecting, die)
+        if slot is None:
+            needed = ", ".join(
+                self._title(request.die_at(i)) for i, s in enumerate(collecting.symbols) if s is None
+            )
+            return Note(f"{said} — {position.name(player)}'s roll still needs: {needed}")
+        collecting.symbols[slot] = symbol
         collecting.observations.append(_observation(roll, die, symbol))
         collecting.last = now
-        if len(collecting.symbols) < count:
+        if any(s is None for s in collecting.symbols):
             return None
-        self._collecting = None
-        names = ", ".join(die.name(s) for s in collecting.symbols)
-        who = position.name(players[0])
-        payload = {"kind": "roll", "player": players[0], "die": wanted, "faces": collecting.symbols}
+        del self._collecting[player]
+        faces = tuple(s for s in collecting.symbols if s is not None)
+        names = ", ".join(self._name(request.die_at(i), s) for i, s in enumerate(faces))
+        title = die.title if not request.dice else request.die
+        action = Roll(player, request.die, faces)
         observation = {"type": "dice_rolled", "dice": collecting.observations}
-        return Act(payload, f"{who}'s {die.title} roll ({names})", observation)
+        return Act(action, f"{position.name(player)}'s {title} roll ({names})", observation)
+
+    def _unasked(self, roll: DieRolled) -> Note:
+        try:
+            said = self._device_dice.read(roll.die, roll.face, roll.faces, None).said
+        except (UnknownDieError, UnknownFaceError) as exc:
+            return Note(f"A die could not be read: {exc}")
+        return Note(f"{said} — no roll was asked for", level="info")
+
+    def _missing(self, player: PlayerId | None, request: RollRequest, kind: str) -> tuple[str, ...]:
+        """The game dice ``player``'s roll still waits for, in the request's order (a die that may be
+        several is read as the first of them it can be)."""
+        collecting = self._collecting.get(player) if player is not None else None
+        count = max(1, request.count)
+        if collecting is None or (collecting.request, collecting.kind) != (request, kind):
+            return tuple(dict.fromkeys(request.die_at(i) for i in range(count)))
+        missing = [request.die_at(i) for i, s in enumerate(collecting.symbols) if s is None]
+        return tuple(dict.fromkeys(missing or [request.die_at(i) for i in range(count)]))
 
     def due(self, now: float) -> Translation:
-        """A multi-dice roll whose window ran out before all dice were read."""
-        if self._collecting is None or self._collecting.last + self._window > now:
-            return None
-        read, count = len(self._collecting.symbols), self._collecting.count
-        self._collecting = None
-        return Note(f"Only {read} of {count} dice were read in time: roll all {count} again")
+        """A several-dice roll whose window ran out before all its dice were read."""
+        for player, collecting in list(self._collecting.items()):
+            if collecting.last + self._window <= now:
+                del self._collecting[player]
+                read = sum(1 for s in collecting.symbols if s is not None)
+                count = len(collecting.symbols)
+                return Note(f"Only {read} of {count} dice were read in time: roll all {count} again")
+        return None
 
     def next_deadline(self) -> float | None:
-        return None if self._collecting is None else self._collecting.last + self._window
+        return min((c.last + self._window for c in self._collecting.values()), default=None)
 
-    def _title_of(self, game_die: str) -> str:
-        for die in self._dice:
-            if die.answers_die(game_die):
-                return die.title
-        return game_die
+    def _slot(self, collecting: _Collecting, die: Die) -> int | None:
+        """The first die of the request still missing that ``die`` can answer."""
+        for index, symbol in enumerate(collecting.symbols):
+            if symbol is None and die.answers_die(collecting.request.die_at(index)):
+                return index
+        return None
+
+    def _physical(self, game_die: str) -> Die | None:
+        return next((die for die in self._dice if die.answers_die(game_die)), None)
+
+    def _title(self, game_die: str) -> str:
+        physical = self._physical(game_die)
+        return physical.title if physical is not None else game_die
+
+    def _title_of(self, request: RollRequest) -> str:
+        return request.die if request.dice else self._title(request.die)
+
+    def _name(self, game_die: str, symbol: str) -> str:
+        physical = self._physical(game_die)
+        return physical.name(symbol) if physical is not None else symbol
 
 
 def _observation(roll: DieRolled, die: Die, symbol: str) -> dict[str, JSON]:
@@ -116,3 +175,12 @@ def _observation(roll: DieRolled, die: Die, symbol: str) -> dict[str, JSON]:
         "symbol": symbol,
         "at": roll.at,
     }
+
+
+def _roller(asked: Prompt, owner: PlayerId | None, owned: Collection[PlayerId]) -> PlayerId | None:
+    """The player a die answers for (see the module's docstring); None when it cannot be told."""
+    if owner is not None:
+        return owner if owner in asked.players else None
+    if len(asked.players) == 1:
+        return asked.players[0]
+    return next((p for p in asked.players if p not in owned), None)

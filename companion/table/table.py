@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.bundle import LivePosition
+from companion.bundle import Act, LivePosition, Note, Press, Translation
 from companion.dice import Dice
-from companion.engine import JSON
+from companion.engine import JSON, PlayerId
 from companion.observations import (
     ButtonPressed,
     CardGone,
@@ -31,23 +31,24 @@ from companion.observations import (
 )
 from companion.session.contract import Command, Outcome, SessionPort
 from companion.table import buttons
+from companion.table.camera import CameraPath
 from companion.table.clock import Clock, monotonic
-from companion.table.config import TableConfig
+from companion.table.config import TableConfig, role_of
+from companion.table.decisions import Clear, Decision, Offer, Play, Post, Reading, Tell
 from companion.table.dice_owners import DiceOwners
 from companion.table.enrolment import Enrolment, PendingTag
 from companion.table.latency import LatencyStats
 from companion.table.mappers import (
-    Act,
     GameMapper,
-    Note,
-    Translation,
+    TableGame,
     UnknownCardChoiceError,
     UnknownGameMapperError,
-    find_mapper,
+    find_table_game,
     resolve_card,
 )
 from companion.table.notices import NoticeBoard
-from companion.table.placements import Placements, camera_uid
+from companion.table.placements import Placements
+from companion.table.plays import Lifts
 from companion.table.registry import EnrolledTag, TagRegistry, normalise_uid
 from companion.table.rolls import RollCollector
 from companion.table.settle import SettleTracker
@@ -89,16 +90,16 @@ class Table:
         *,
         dice: Dice | None = None,
         clock: Clock = monotonic,
-        mappers: Callable[[str], GameMapper] = find_mapper,
+        games: Callable[[str], TableGame] = find_table_game,
         owners: DiceOwners | None = None,
     ) -> None:
         self._session = session
         self._config = config
         self._registry = registry
         self._clock = clock
-        self._find_mapper = mappers
-        self._mappers: dict[str, GameMapper | None] = {}
-        self._mappers_lock = threading.Lock()  # enrolment requests look mappers up from web threads
+        self._find_game = games
+        self._games: dict[str, TableGame | None] = {}
+        self._games_lock = threading.Lock()  # enrolment requests look games up from web threads
         self._dirty = False
         self._queue: queue.Queue[Any] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -113,9 +114,12 @@ class Table:
         self._rolls = RollCollector(
             dice if dice is not None else Dice.load(), config.roll_window_ms / 1000, dict(config.dice)
         )
-        self._shouts = buttons.ShoutRace(config.shout_window_ms / 1000)
+        self._presses = buttons.Gathering()
         self._cursor = buttons.ChoiceCursor()
-        self._placements = Placements(self, self._tracker, registry)
+        lifts = Lifts()
+        self._lifts = lifts
+        self._placements = Placements(config, self._tracker, registry.lookup, lifts)
+        self._camera = CameraPath(config, lifts)
         self.owners = owners if owners is not None else DiceOwners()
         """Which die belongs to which seat (``assign_die``, from the control page)."""
 
@@ -134,7 +138,7 @@ class Table:
     def start(self) -> None:
         if self._thread is not None:
             raise RuntimeError("the table is already running")
-        self.mapper_for(self._session.position().game_name)  # load the card data now, not on the first card
+        self.game_for(self._session.position().game_name)  # load the card data now, not on the first card
         self._report()
         self._thread = threading.Thread(target=self._run, name="table", daemon=True)
         self._thread.start()
@@ -195,21 +199,18 @@ class Table:
             self._tracker.gone(item.reader, TagUid(item.uid), item.at)
         elif isinstance(item, DieRolled):
             arrived = self._clock()
+            owners = {die: PlayerId(seat) for die, seat in self.owners.all().items()}
             position = self._session.position()
-            mapper = self.mapper_for(position.game_name)
-            one_at_a_time = mapper is not None and mapper.rolls_one_at_a_time
-            owner = self.owners.owner(item.die)
-            self.dispatch(self._rolls.rolled(item, position, arrived, one_at_a_time, owner), arrived)
+            rolled = self._rolls.rolled(item, position, arrived, owners.get(item.die), set(owners.values()))
+            self.dispatch(rolled, arrived)
         elif isinstance(item, ButtonPressed):
             self._pressed(item)
         elif isinstance(item, CardSighted):
-            self._sighted(item)
+            self.carry_out(self._camera.sighted(item, self._reading()))
         elif isinstance(item, CardGone):
-            zone = self._config.camera_zone(item.zone)
-            if zone is not None:
-                self._tracker.gone(zone.reader, camera_uid(item.zone, item.track), item.at)
+            self.carry_out(self._camera.gone(item, self._clock(), self._reading()))
         elif isinstance(item, _Reconsider):
-            self._placements.reconsider(item.uid, self._clock())
+            self.carry_out(self._placements.reconsider(item.uid, self._clock(), self._reading()))
         elif isinstance(item, _Report):
             self.changed()
         else:
@@ -217,12 +218,12 @@ class Table:
 
     def _poll(self, now: float) -> None:
         for settled in self._tracker.due(now):
-            self._placements.settled(settled, now)
+            self.carry_out(self._placements.settled(settled, now, self._reading()))
         self.dispatch(self._rolls.due(now), now)
-        race = self._shouts.due(now)
-        if race is not None and race[0]:
-            self._shout(*race, now)
-        self._placements.recheck(now)
+        for role, presses in self._presses.due(now):
+            self._game_pressed(role, presses, now)
+        if self._lifts.next_deadline() is not None:
+            self.carry_out(self._lifts.recheck(now, self._reading()))
         if self.notices.text(CURSOR) is not None and self._cursor.shown(self._session.position()) is None:
             self.notices.clear(CURSOR)  # the game moved on: the choice shown is no longer on offer
         self.notices.expire(now)
@@ -231,87 +232,100 @@ class Table:
         deadlines = [
             self._tracker.next_deadline(),
             self._rolls.next_deadline(),
-            self._shouts.next_deadline(),
+            self._presses.next_deadline(),
             self.notices.next_expiry(),
-            self._placements.next_deadline(),
+            self._lifts.next_deadline(),
         ]
         return min((d for d in deadlines if d is not None), default=None)
 
-    def _sighted(self, sighting: CardSighted) -> None:
-        """A card the camera held in view: from here on it settles like a tag on a reader of its own."""
-        zone = self._config.camera_zone(sighting.zone)
-        if zone is None:
-            self.notices.post(
-                f"camera:{sighting.zone}",
-                f"The camera sees a card in zone {sighting.zone!r}, which the table layout does not map",
-            )
-            return
+    def _reading(self) -> Reading:
         position = self._session.position()
-        game = position.game_name
-        mapper = self.mapper_for(game)
-        if game is None or mapper is None or sighting.card not in mapper.card_ids():
-            what = "no game is running" if game is None else f"{game} has no such card"
-            where = zone.label(position.names)
-            self.note(f"The camera sees {sighting.card!r} on {where}, but {what}", level="info")
-            return
-        uid = camera_uid(sighting.zone, sighting.track)
-        covers = frozenset(camera_uid(sighting.zone, track) for track in sighting.covers)
-        self._placements.sighted(uid, game, sighting.card, covers)
-        self._tracker.seen(zone.reader, uid, sighting.at, settled=True)
+        return Reading(position, self.game_for(position.game_name), self.enrolment.active, self.game_for)
+
+    def carry_out(self, decisions: list[Decision]) -> None:
+        """Does what the table's pure parts decided, in order."""
+        for decision in decisions:
+            if isinstance(decision, Play):
+                self.dispatch(decision.translation, decision.since)
+            elif isinstance(decision, Post):
+                self.notices.post(decision.key, decision.text, decision.level)
+            elif isinstance(decision, Clear):
+                self.notices.clear(decision.key)
+            elif isinstance(decision, Tell):
+                self.note(decision.text, decision.level)
+            elif isinstance(decision, Offer):
+                self.enrolment.offer(decision.tag)
+                self.changed()
 
     # ----------------------------------------------------------------------------------- buttons
 
     def _pressed(self, press: ButtonPressed) -> None:
         now = self._clock()
         name = self._config.button_role(str(press.button))
-        seat = buttons.shout_seat(name)
-        if seat is not None:
-            self._shouts.pressed(seat, press.at, now, press.source)
-        elif name == "undo":
+        role_name, seat = role_of(name)
+        if name == "undo":
             self.submit(Command(kind="undo", source=press.source), "Undo", now)
         elif name == "confirm":
             self.notices.clear(CURSOR)
             self.dispatch(buttons.confirm(self._session.position(), self._cursor), now, source=press.source)
         elif name == "next":
             position = self._session.position()
-            mapper = self.mapper_for(position.game_name)
-            move_on = mapper.next_action(position) if mapper else Note("No game is running")
+            game = self.game_for(position.game_name)
+            move_on = game.mapper.next_action(position) if game else Note("No game is running")
             # No move-on action now: step through the prompt's choices instead (confirm takes one).
-            shown = self._cursor.step(position) if mapper and isinstance(move_on, Note) else None
+            shown = self._cursor.step(position) if game and isinstance(move_on, Note) else None
             if shown is None:
                 self.dispatch(move_on, now, source=press.source)
             else:
                 self.notices.post(CURSOR, shown, "info", expires_at=now + self._config.notice_s)
         else:
-            log.warning("unknown button %r", name)
+            game = self.game_for(self._session.position().game_name)
+            role = game.button(role_name) if game is not None else None
+            if role is None or role.per_seat != (seat is not None):
+                what = "No game is running" if game is None else f"{game.title} has no {name!r} button"
+                self.note(what, level="info", now=now)
+                return
+            window = self._config.window_ms(role) / 1000
+            gathered = self._presses.pressed(role.name, window, Press(seat, press.at, press.source), now)
+            if gathered is not None:
+                self._game_pressed(role.name, gathered, now)
 
-    def _shout(self, order: list[tuple[Any, float]], source: str, now: float) -> None:
+    def _game_pressed(self, role_name: str, presses: list[Press], now: float) -> None:
+        """Presses of a game's button role (gathered over its window, earliest first) to its mapper."""
         position = self._session.position()
-        mapper = self.mapper_for(position.game_name)
-        if mapper is None:
-            self.note("No game is running: nobody can shout", level="info", now=now)
+        game = self.game_for(position.game_name)
+        role = game.button(role_name) if game is not None else None
+        if game is None or role is None or not presses:
+            self.note(f"No game is running that has a {role_name!r} button", level="info", now=now)
             return
-        translation, margin = buttons.shout_result(order, mapper, position)
-        if margin:
-            self.note(margin, level="info", now=now)
-        self.dispatch(translation, now, source=source)
+        translation = game.mapper.pressed(role, presses, position)
+        if isinstance(translation, Act) and translation.observation is None:
+            translation = translation.with_observation(buttons.press_observation(role_name, presses))
+        self.dispatch(translation, now, source=presses[0].source)
 
     # ------------------------------------------------------------------------ commands, notices
 
-    def mapper_for(self, game: str | None) -> GameMapper | None:
+    def game_for(self, game: str | None) -> TableGame | None:
+        """The table's view of the game called ``game`` (None: none, or the table cannot read it)."""
         if game is None:
             return None
-        with self._mappers_lock:
-            if game not in self._mappers:
+        with self._games_lock:
+            if game not in self._games:
                 try:
-                    self._mappers[game] = self._find_mapper(game)
+                    self._games[game] = self._find_game(game)
                 except UnknownGameMapperError:
-                    self._mappers[game] = None
-            return self._mappers[game]
+                    self._games[game] = None
+            return self._games[game]
+
+    def mapper_for(self, game: str | None) -> GameMapper | None:
+        found = self.game_for(game)
+        return found.mapper if found is not None else None
 
     def dispatch(self, translation: Translation, since: float, source: str = "table") -> Outcome | None:
         """Carries out a mapper's answer: submit an action, or show a note."""
         if isinstance(translation, Act):
+            if translation.note:
+                self.note(translation.note, level="info", now=since)
             outcome = None
             act: Act | None = translation
             while act is not None:

@@ -20,13 +20,20 @@ def active_players(view: Mapping[str, JSON]) -> tuple[int, ...]:
     game = game_view(view)
     if game is None or view.get("status") != "playing":
         return ()
+    players = game.get("players")
     active = tuple(
-        int(p.get("seat", i))
-        for i, p in enumerate(game.get("players") or ())
-        if isinstance(p, Mapping) and p.get("active")
+        seat
+        for i, p in enumerate(players if isinstance(players, list) else ())
+        if isinstance(p, Mapping) and p.get("active") and (seat := _seat(p.get("seat", i))) is not None
     )
     if active:
         return active
     current = game.get("prompt")
-    players = current.get("players") if isinstance(current, Mapping) else None
-    return tuple(int(p) for p in players or ())
+    waiting = current.get("players") if isinstance(current, Mapping) else None
+    seats = (_seat(p) for p in (waiting if isinstance(waiting, list) else ()))
+    return tuple(s for s in seats if s is not None)
+
+
+def _seat(value: object) -> int | None:
+    """A seat as a view gives it; None for anything else (a view is read, never trusted to be whole)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

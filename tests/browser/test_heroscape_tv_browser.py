@@ -219,7 +219,7 @@ def test_the_final_result_stays_on_the_tv(page, table, artifacts):
     assert view["game"]["finished"], view["game"]["prompt"]
     page.goto(f"{table.url}/")
     page.locator("#final").wait_for(state="visible", timeout=TIMEOUT_MS)
-    names = [view["game"]["players"][seat]["name"] for seat in view["game"]["result"]["winners"]]
+    names = [view["game"]["players"][seat]["name"] for seat in view["result"]["winners"]]
     title = page.locator(".final-title").inner_text()
     assert names and all(name in title for name in names)
     assert page.locator(".final-row").count() == 2

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.engine import GameResult, PlayerId, Standing
+
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 10_000
@@ -64,7 +66,8 @@ def test_the_final_scoreboard_names_the_winner(page, table, artifacts):
     page.goto(f"{table.url}/tv")
     final = page.locator("#final")
     final.wait_for(state="visible", timeout=TIMEOUT_MS)
-    winners = view["game"]["result"]["winners"]
+    winners = view["result"]["winners"]
+    assert view["result"]["final"] and view["result"]["points_label"] == "VP"
     names = [view["game"]["players"][seat]["name"] for seat in winners]
     title = page.locator(".final-title").inner_text()
     assert all(name in title for name in names)
@@ -108,17 +111,24 @@ def test_a_tie_names_every_winner(page, table):
         for seat, name in enumerate(["Grotsnik", "Ugluk", "Snagla"])
     ]
     players[2]["score"] = {"total": 120}
-    game = {
-        "game": "chaos-marauders",
-        "title": "Chaos Marauders",
-        "players": players,
-        "prompt": None,
-        "finished": True,
-        "result": {"winners": [0, 1], "tie": True, "players": []},
+    game = {"game": "chaos-marauders", "title": "Chaos Marauders", "players": players, "prompt": None}
+    game["finished"] = True
+    standings = []
+    for p, rank in zip(players, (1, 1, 3), strict=True):
+        standings.append(Standing(PlayerId(p["seat"]), p["name"], rank, p["score"]["total"]))
+    result = GameResult(True, (PlayerId(0), PlayerId(1)), tuple(standings), "VP", outcome="")
+    view = {
+        "seq": 99,
+        "status": "finished",
+        "game": game,
+        "result": result.to_json(),
+        "game_type": None,
+        "last_change": None,
+        "devices": {},
+        "notices": [],
     }
-    view = {"seq": 99, "status": "finished", "game": game, "last_change": None, "devices": {}, "notices": []}
     page.evaluate("view => TableTV.render(view)", view)
-    assert page.locator(".final-title").inner_text() == "A tie! Grotsnik & Ugluk"
+    assert page.locator(".final-title").inner_text() == "A tie! Grotsnik & Ugluk"  # no outcome: from winners
     assert page.locator(".final-winner").count() == 2
     assert page.locator(".final-row").last.locator(".final-name").inner_text() == "Snagla"
 

@@ -156,10 +156,10 @@ def test_marks_are_drawn_without_any_emoji_font(page, table):
     page.goto(f"{table.url}/tv")
     wait_for_seq(page, seq)
     assert table.session is not None
-    view = table.session.view()
+    view = dict(table.session.view())  # a copy: the published view is shared
     view["game"]["players"][1]["lines"][2]["protected"] = True  # a line under Bilge's shield
     view["game"]["finished"] = True
-    view["game"]["result"] = {"winners": [0], "tie": False, "players": []}
+    view["result"] = {**view["result"], "final": True, "winners": [0], "tie": False}
     page.evaluate("view => TableTV.render(view)", view)
     shield = page.locator('.cm-player[data-seat="1"] .line[data-line="2"] svg.line-shield')
     assert shield.locator("path").count() == 1

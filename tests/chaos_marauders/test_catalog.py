@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.chaos_marauders.cards import Card, Colour, Part, Role
+from companion.games.chaos_marauders.cards import Colour, Part, Role
 from companion.games.chaos_marauders.catalog import (
     Ability,
     CatalogError,
@@ -18,6 +18,9 @@ from companion.games.chaos_marauders.catalog import (
     default_path,
     load_catalog,
     read_toml,
+)
+from companion.games.chaos_marauders.catalog import (
+    card as catalog_card,
 )
 
 CATALOG = load_catalog()
@@ -146,7 +149,7 @@ def test_cards_look_up_by_id_or_title_in_any_case() -> None:
 
 def test_a_card_repr_can_be_pasted_back() -> None:
     card = CATALOG["Bozlum Pigstickers"]
-    assert eval(repr(card), {"Card": Card}) == card
+    assert eval(repr(card), {"card": catalog_card}) == card
 
 
 def test_the_default_catalog_is_loaded_once() -> None:

@@ -91,6 +91,13 @@ def test_score_prints_the_rulebook_example_breakdown(
     assert (azog["first_to_complete"], azog["idol"]) == (150, 90)
     assert azog["total"] == 150 + 130 + 90 + 80 + 50
     assert (result["winners"], result["tie"]) == (["Gorbag"], False)
+    typed = result["result"]  # the platform's one form of a result, as the view and the hall read it
+    assert typed["final"] and typed["winners"] == [0] and typed["points_label"] == "VP"
+    assert [(s["name"], s["rank"], s["points"]) for s in typed["standings"]] == [
+        ("Gorbag", 1, 730),
+        ("Azog", 2, 500),
+    ]
+    assert typed["outcome"] == "Gorbag wins with 730 VP" and typed["standings"][0]["details"]["booty"] == 200
 
 
 def test_score_reports_a_tie(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -104,6 +111,9 @@ def test_score_reports_a_tie(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     code, out, _ = score(tmp_path, layout(players=players, first_to_complete=None, idol_rolls={}), capsys)
     assert code == 0
     assert json.loads(out)["winners"] == ["A", "B"] and json.loads(out)["tie"] is True
+    typed = json.loads(out)["result"]
+    assert typed["tie"] and [s["rank"] for s in typed["standings"]] == [1, 1]
+    assert typed["outcome"].startswith("A tie: A & B with ")
 
 
 @pytest.mark.parametrize(

@@ -138,7 +138,8 @@ def test_view_has_the_tv_keys_and_is_json() -> None:
     assert {"index", "complete", "attack_value", "can_attack", "protected", "card_count"} <= set(
         player["lines"][0]
     )
-    assert view["finished"] is False and view["result"] is None
+    assert view["finished"] is False and "result" not in view  # the typed result is GAME.result
+    assert GAME.result(state).final is False
 
 
 def test_view_score_is_the_breakdown_if_the_game_ended_now() -> None:

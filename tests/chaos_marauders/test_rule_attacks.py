@@ -159,9 +159,9 @@ def test_the_game_ends_when_a_player_completes_three_lines() -> None:
     state, events = play(state, Place(0, SQUAD, 0, 3))
     assert "GameEnding" in kinds(events)
     assert state.finished and state.first_to_complete == 0 and GAME.prompt(state) is None
-    result = GAME.view(state)["result"]
-    assert result["winners"] == [0] and result["tie"] is False
-    assert result["players"][0]["first_to_complete"] == 150
+    result = GAME.result(state)
+    assert result.final and result.winners == (0,) and result.tie is False
+    assert result.standings[0].details["first_to_complete"] == 150 and result.standings[0].rank == 1
     with pytest.raises(IllegalActionError, match="game is over"):
         GAME.apply(state, Draw(1, HAK))
 
@@ -171,11 +171,11 @@ def test_a_tie_is_reported_as_a_tie() -> None:
         {0: [line(HS, DIRT, HAK, None, HM)], 1: [line(HS, DIRT, HAK, SQUAD, HM)]}, pile={SQUAD: 1}
     )
     state, _ = play(state, Place(0, SQUAD, 0, 3))
-    # Not over yet; a tie is judged on a finished table:
-    from companion.games.chaos_marauders.view import result
-
-    outcome = result(GAME.facts, state)
-    assert outcome["tie"] is True and outcome["winners"] == [0, 1]
+    # Not over yet: the standings if it ended now are a tie.
+    outcome = GAME.result(state)
+    assert not outcome.final and outcome.tie is True and outcome.winners == (0, 1)
+    assert [s.rank for s in outcome.standings] == [1, 1]
+    assert outcome.outcome == "Grotsnik & Ugluk lead with 100 VP"
 
 
 def test_routed_horned_rat_standard_and_war_machine_are_captured_by_the_defender() -> None:

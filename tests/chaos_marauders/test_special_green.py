@@ -184,7 +184,7 @@ def test_idol_is_rolled_six_times_at_the_end_of_the_game() -> None:
     assert GAME.prompt(state).text == "Grotsnik: the Idol! Roll the Cube once more (any Mark of Chaos: -90)"
     state, _ = play(state, Roll(0, "cube", ("mark",)))
     assert state.finished
-    assert GAME.view(state)["result"]["players"][0]["idol"] == -90
+    assert GAME.result(state).standings[0].details["idol"] == -90
 
 
 def test_each_idol_throw_is_told_as_it_comes() -> None:
@@ -202,12 +202,12 @@ def test_each_idol_throw_is_told_as_it_comes() -> None:
 
 def test_idol_six_eyes_are_worth_ninety() -> None:
     state, _ = play(idol_end(DIRT), Place(0, SQUAD, 0, 3), eye(0, 6))
-    assert GAME.view(state)["result"]["players"][0]["idol"] == 90
+    assert GAME.result(state).standings[0].details["idol"] == 90
 
 
 def test_idol_with_a_shaman_needs_no_rolls() -> None:
     state, _ = play(idol_end(SHAMAN), Place(0, SQUAD, 0, 3))
-    assert state.finished and GAME.view(state)["result"]["players"][0]["idol"] == 90
+    assert state.finished and GAME.result(state).standings[0].details["idol"] == 90
 
 
 # ------------------------------------------------------------------------------------------- Bilge

@@ -22,7 +22,7 @@ from hardware import (
     ViewFollower,
 )
 
-from ..table.table_fakes import TOY_GAME
+from ..table.table_fakes import TOY_GAME, toy_games
 from .gpio_fakes import FeedSession, view
 
 CONFIG = GpioConfig(
@@ -80,7 +80,6 @@ def test_shout_presses_are_stamped_in_the_callback_to_the_millisecond(factory, p
 def test_first_press_wins_through_the_table(factory, presses, tmp_path):
     """GPIO -> table -> command: the earliest timestamp wins whatever the queue order."""
     from companion.table import Table, TableConfig, TagRegistry
-    from companion.table.mappers import Act
 
     _, sink, clock = presses
 
@@ -104,13 +103,9 @@ def test_first_press_wins_through_the_table(factory, presses, tmp_path):
         def report_device(self, name, status):
             pass
 
-    class Shouts:
-        def shout(self, player, v):
-            return Act({"kind": "shout", "player": player}, "shout")
-
     session = Recorder()
     registry = TagRegistry.open(tmp_path / "t.sqlite3")
-    table = Table(session, TableConfig(), registry, clock=clock, mappers=lambda game: Shouts())
+    table = Table(session, TableConfig(), registry, clock=clock, games=toy_games)
     factory.pin(22).drive_low()  # seat 2 at t
     clock.advance(0.001)
     factory.pin(27).drive_low()  # seat 1 at t + 1 ms
@@ -154,6 +149,25 @@ def test_the_view_follower_moves_the_led_with_the_turn(factory):
     leds.close()
 
 
+def test_the_leds_survive_a_bad_view_and_follow_the_next(factory):
+    """A view the LEDs cannot read (a game's odd players list) lights nothing; the thread keeps
+    following the turn (it used to end on the first such view)."""
+    leds = PlayerLeds(CONFIG.player_leds, factory)
+    session = FeedSession()
+    follower = ViewFollower(session, leds)
+    follower.start()
+    odd = {"seq": 1, "status": "playing", "game": {"players": [{"seat": "north", "active": True}, 7]}}
+    session.views.put(odd)
+    assert follower.wait_for(1, timeout=2)  # read: no seat it can light
+    assert not any(factory.pin(p).state for p in CONFIG.player_leds)
+    session.views.put({"seq": 2, "status": "playing", "game": {"players": "everyone"}})
+    session.views.put(view(3, active=1))
+    assert follower.wait_for(3, timeout=2)
+    assert [factory.pin(p).state for p in CONFIG.player_leds] == [False, True, False, False]
+    follower.stop()
+    leds.close()
+
+
 def test_a_rejection_beeps_twice(factory):
     buzzer = RejectBuzzer(CONFIG.buzzer, factory, CONFIG)
     pin = factory.pin(CONFIG.buzzer)
@@ -171,6 +185,16 @@ def test_gpio_config_from_toml_section():
     assert ("shout:1", 27) in config.pins()
 
 
+def test_any_game_s_per_seat_buttons_are_named_role_and_seat(factory):
+    config = GpioConfig.from_mapping({"pin_factory": "mock", "seat_buttons": {"ready": [20, 21]}, "next": 16})
+    sink: queue.Queue[ButtonPressed] = queue.Queue()
+    buttons = TableButtons(config, factory, sink.put)
+    assert sorted(buttons.buttons) == ["next", "ready:0", "ready:1"]
+    factory.pin(21).drive_low()
+    assert sink.get(timeout=1).button == "ready:1"
+    buttons.close()
+
+
 @pytest.mark.parametrize(
     ("section", "message"),
     [
@@ -180,6 +204,9 @@ def test_gpio_config_from_toml_section():
         ({"player_leds": "5,6"}, "list of GPIO numbers"),
         ({"pin_factory": "magic"}, "pin_factory"),
         ({"undo": True}, "whole number"),
+        ({"seat_buttons": {"ready": [20], "horn": [20]}}, "GPIO20 is used for both"),
+        ({"seat_buttons": {"next": [20]}}, "cannot name a game's button role"),
+        ({"seat_buttons": [20]}, "must map a button role"),
     ],
 )
 def test_gpio_config_errors_name_the_problem(section, message):

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from companion.bundle import Act, LivePosition, Note, Zone
 from companion.demo_player import DemoBrain
-from companion.engine import PlayerId
 from companion.games import find_bundle
 from companion.games.heroscape.demo import HeroScapeDemo
 from companion.games.heroscape.state import State
@@ -21,8 +20,8 @@ from companion.games.heroscape.zones import ARMY
 from .rules_support import GAME, act, battle, d20, new, setup
 
 MAPPER = HeroScapeMapper()
-ARMY_OF = {0: Zone(0, ARMY, PlayerId(0)), 1: Zone(1, ARMY, PlayerId(1))}
-SHARED = Zone(7, ARMY, None)
+ARMY_OF = {0: ARMY.zone(reader=0, player=0), 1: ARMY.zone(reader=1, player=1)}
+SHARED = Zone(ARMY, reader=7)  # no seat: the layout would refuse it, the mapper must cope
 
 
 def position(state: State, scenario: str = "custom", players: int = 2, **options: Any) -> LivePosition:
@@ -52,7 +51,7 @@ def test_the_bundle_names_this_mapper_and_its_army_zone() -> None:
     assert isinstance(bundle.load_mapper(), HeroScapeMapper)
     assert [kind.name for kind in bundle.zones] == ["army"]
     assert ARMY_OF[1].label({1: "Ben"}) == "Ben's army cards"
-    assert MAPPER.rolls_one_at_a_time is False  # the dice of one attack are thrown together
+    assert find_bundle("heroscape").buttons == ()  # no button of its own: confirm, undo, next
 
 
 def test_a_card_on_the_pickers_army_reader_drafts_it() -> None:
@@ -123,7 +122,7 @@ def test_once_an_army_is_ready_its_cards_stay() -> None:
 def test_a_reader_of_no_player_or_an_unknown_seat_changes_nothing() -> None:
     state = gathering()
     assert isinstance(MAPPER.placed(SHARED, "sonlen", position(state), None), Note)
-    assert isinstance(MAPPER.placed(Zone(3, ARMY, PlayerId(3)), "sonlen", position(state), None), Note)
+    assert isinstance(MAPPER.placed(ARMY.zone(reader=3, player=3), "sonlen", position(state), None), Note)
     assert MAPPER.lifted(SHARED, "sonlen", position(state)) is None
     assert MAPPER.cards_in(SHARED, position(state)) is None
 
@@ -179,7 +178,6 @@ def test_the_next_button_never_answers_a_roll_or_a_finished_game() -> None:
     assert isinstance(MAPPER.next_action(position(state)), Note)
     over = LivePosition(9, "finished", GAME, state, setup("custom"))
     assert isinstance(MAPPER.next_action(over), Note)
-    assert isinstance(MAPPER.shout(PlayerId(0), position(state)), Note)
 
 
 @settings(max_examples=25, deadline=None)
@@ -202,7 +200,7 @@ def test_a_card_the_mapper_lets_through_is_one_the_engine_takes(
     live = LivePosition(2, "playing", GAME, state, table_setup)
     for seat in range(players):
         for card in MAPPER.card_ids():
-            translation = MAPPER.placed(Zone(seat, ARMY, PlayerId(seat)), card, live, None)
+            translation = MAPPER.placed(ARMY.zone(reader=seat, player=seat), card, live, None)
             add = GAME.parse_action({"kind": "add_card", "player": seat, "card": card})
             if isinstance(translation, Act):
                 assert GAME.is_legal(state, GAME.parse_action(dict(translation.payload))), translation

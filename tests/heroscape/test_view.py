@@ -119,7 +119,13 @@ def test_the_exact_odds_are_shown_before_the_roll() -> None:
     assert odds["p_at_least_one"] == float(wound_chance_by_counting(2, 3))
     assert abs(sum(odds["distribution"]) - 1) < 1e-12
     prompt = public(declared_attack())["prompt"]
-    assert prompt["roll"] == {"die": "combat", "count": 2, "faces": ["skull", "shield", "blank"]}
+    assert prompt["roll"] == {
+        "die": "combat",
+        "count": 2,
+        "faces": ["skull", "shield", "blank"],
+        "policy": "together",
+        "dice": [],
+    }
 
 
 def test_the_attack_dice_show_while_the_defence_is_rolled_then_the_last_attack() -> None:
@@ -177,6 +183,10 @@ def test_the_finished_game_has_its_result() -> None:
     assert shown["finished"] and shown["prompt"] is None
     assert shown["result"]["winners"] == [0] and shown["result"]["tie"] is False
     assert shown["result"]["reason"]
+    typed = GAME.result(state)  # the platform's form: the scenario's winner first, then points
+    assert typed.final and typed.winners == (0,) and not typed.tie
+    assert [s.rank for s in typed.standings] == [1, 2] and typed.points_label == "points on the battlefield"
+    assert typed.outcome == f"Ann wins: {state.reason}" and typed.details["reason"] == state.reason
 
 
 def shiori_attacks() -> State:

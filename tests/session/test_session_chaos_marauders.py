@@ -55,7 +55,7 @@ def test_a_whole_game_plays_to_its_end_and_resumes_identically(make_cm, db_path:
     assert session.submit(Command("new_game", "control", setup_json(3))).accepted
     played = play_moves(session, Table(random.Random(4)), 2000)
     view = session.view()
-    assert view["status"] == "finished" and view["game"]["finished"] and view["game"]["result"]
+    assert view["status"] == "finished" and view["game"]["finished"] and view["result"]["final"]
     assert played > 20
     state = session.state
     session.stop()

@@ -8,7 +8,7 @@ import pytest
 
 from companion.table import ManualClock, Table, TableConfig, TagRegistry
 
-from .table_fakes import TOY_READERS, FakeSession, toy_mappers
+from .table_fakes import TOY_READERS, FakeSession, toy_games
 
 
 @pytest.fixture
@@ -40,4 +40,4 @@ def config() -> TableConfig:
 
 @pytest.fixture
 def table(session: FakeSession, config: TableConfig, registry: TagRegistry, clock: ManualClock) -> Table:
-    return Table(session, config, registry, clock=clock, mappers=toy_mappers)
+    return Table(session, config, registry, clock=clock, games=toy_games)

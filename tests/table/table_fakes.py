@@ -8,20 +8,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.bundle import Act, LivePosition, Note, Translation
+from companion.bundle import Act, ButtonRole, LivePosition, Note, Press, Translation, Zone
 from companion.engine import (
     Action,
     ActionCodec,
     Choice,
+    DicePolicy,
     Game,
     Player,
     Prompt,
     RollRequest,
     Setup,
 )
-from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
+from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD, SHOUT
 from companion.session.contract import Command, Outcome
-from companion.table.config import ReaderZone
+from companion.table.mappers import TableGame, UnknownGameMapperError
 
 TOY_CARDS = {"grunt": "Grunt", "boss": "Big Boss", "spell": "Green Spell"}
 
@@ -131,7 +132,15 @@ class ToyGame(Game[dict]):
             players=tuple(asked.get("players") or ()),
             text=asked.get("text", ""),
             choices=tuple(Choice(c["label"], RawAction(c["action"])) for c in asked.get("choices") or ()),
-            roll=RollRequest(roll["die"], int(roll["count"]), tuple(roll["faces"])) if roll else None,
+            roll=RollRequest(
+                roll["die"],
+                int(roll["count"]),
+                tuple(roll["faces"]),
+                DicePolicy(roll.get("policy", "together")),
+                tuple(roll.get("dice", ())),
+            )
+            if roll
+            else None,
         )
 
     def is_over(self, state: dict) -> bool:
@@ -144,10 +153,13 @@ class ToyGame(Game[dict]):
 TOY_GAME = ToyGame()
 
 
+def raw(**payload: Any) -> RawAction:
+    """A toy action: the JSON a test expects the table to submit."""
+    return RawAction(payload)
+
+
 class ToyMapper:
     """A game mapper for a toy game whose state lists each player's lines as lists of card ids."""
-
-    rolls_one_at_a_time = False
 
     def __init__(self) -> None:
         self.came_from: list[str | None] = []
@@ -161,50 +173,63 @@ class ToyMapper:
     def shown_title(self, card_id: str) -> str:
         return TOY_CARDS[card_id]
 
-    def cards_in(self, zone: ReaderZone, position: LivePosition) -> Sequence[str] | None:
+    def cards_in(self, zone: Zone, position: LivePosition) -> Sequence[str] | None:
         if zone.kind != LINE:
             return None
-        return position.state["lines"][zone.player][zone.line]
+        return position.state["lines"][zone.player][zone["line"]]
 
-    def placed(
-        self, zone: ReaderZone, card_id: str, position: LivePosition, came_from: str | None
-    ) -> Translation:
-        self.came_from.append(came_from)
+    def placed(self, zone: Zone, card_id: str, position: LivePosition, came_from: Zone | None) -> Translation:
+        self.came_from.append(came_from.zone if came_from is not None else None)
         player = position.prompt.players[0]
         if zone.kind == LINE:
-            return Act(
-                {"kind": "place", "player": player, "card": card_id, "line": zone.line}, f"{card_id} placed"
-            )
+            return Act(raw(kind="place", player=player, card=card_id, line=zone["line"]), f"{card_id} placed")
         if zone.kind == DISCARD:
-            return Act({"kind": "discard", "player": player, "card": card_id}, f"{card_id} discarded")
-        return Act({"kind": "draw", "player": player, "card": card_id}, f"{card_id} drawn")
+            return Act(raw(kind="discard", player=player, card=card_id), f"{card_id} discarded")
+        return Act(raw(kind="draw", player=player, card=card_id), f"{card_id} drawn")
 
-    def lifted(self, zone: ReaderZone, card_id: str, position: LivePosition) -> Translation:
+    def lifted(self, zone: Zone, card_id: str, position: LivePosition) -> Translation:
         return Note(f"{TOY_CARDS[card_id]} lifted from {zone.label()}")
 
-    def shout(self, player: int, position: LivePosition) -> Translation:
-        return Act({"kind": "shout", "player": player}, "shout")
+    def pressed(self, role: ButtonRole, presses: Sequence[Press], position: LivePosition) -> Translation:
+        """The first press of the shout wins (as Chaos Marauders' mapper decides its race)."""
+        winner = presses[0].seat
+        return Act(raw(kind="shout", player=winner), "shout")
 
     def next_action(self, position: LivePosition) -> Translation:
         """Declines when the prompt offers it, like the real mappers; otherwise there is no move-on."""
-        for _, action in position.choice_payloads():
-            if action.get("kind") == "decline":
-                return Act(action, "decline")
+        prompt = position.prompt
+        for choice in prompt.choices if prompt is not None else ():
+            if choice.action.kind == "raw" and choice.action.payload.get("kind") == "decline":
+                return Act(choice.action, "decline")
         return Note("Nothing to decline now")
 
 
-def toy_mappers(game: str) -> ToyMapper:
-    from companion.table.mappers import UnknownGameMapperError
+def toy_game(mapper: Any) -> TableGame:
+    """The toy game as the table reads it: Chaos Marauders' zones and shout, the given mapper."""
+    return TableGame("toy", "Toy", mapper, (LINE, DISCARD, PAD), (SHOUT,))
 
+
+def toy_games(game: str) -> TableGame:
     if game != "toy":
         raise UnknownGameMapperError(game)
-    return ToyMapper()
+    return toy_game(ToyMapper())
+
+
+def games_of(mapper: Any) -> Any:
+    """A table's ``games`` finder that gives the toy game with this very mapper."""
+
+    def find(game: str) -> TableGame:
+        if game != "toy":
+            raise UnknownGameMapperError(game)
+        return toy_game(mapper)
+
+    return find
 
 
 TOY_READERS = (
-    ReaderZone(0, LINE, 0, 0),
-    ReaderZone(1, LINE, 0, 1),
-    ReaderZone(2, LINE, 1, 0),
-    ReaderZone(3, DISCARD),
-    ReaderZone(4, PAD),
+    LINE.zone(reader=0, player=0, line=0),
+    LINE.zone(reader=1, player=0, line=1),
+    LINE.zone(reader=2, player=1, line=0),
+    DISCARD.zone(reader=3),
+    PAD.zone(reader=4),
 )

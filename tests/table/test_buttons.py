@@ -1,4 +1,5 @@
-"""Buttons become commands: first shout wins by its own timestamp, undo, confirm and next."""
+"""Buttons become commands: a game's own role gathered over its window and handed over in press
+order (the toy game's shout: first press wins), undo, confirm and next."""
 
 from __future__ import annotations
 
@@ -21,8 +22,31 @@ def test_the_earliest_shout_wins_even_when_it_arrives_second(table, session, clo
     table.pump()
     [command] = session.sent
     assert (command.source, dict(command.payload)) == ("gpio", {"kind": "shout", "player": 0})
-    assert [p["player"] for p in command.observation["presses"]] == [0, 1]
-    assert "Grotsnik shouted first, 3 ms ahead of Ugluk" in session.notices()
+    assert command.observation["role"] == "shout"
+    assert [p["player"] for p in command.observation["presses"]] == [0, 1]  # in press order
+
+
+def test_a_configured_window_replaces_the_game_s_and_zero_hands_each_press_over_at_once(
+    session, registry, clock
+):
+    from companion.table import Table, TableConfig
+
+    from .table_fakes import toy_games
+
+    config = TableConfig(button_windows=(("shout", 0),))
+    table = Table(session, config, registry, clock=clock, games=toy_games)
+    press(table, "shout:1", clock())
+    table.pump()
+    assert [dict(c.payload) for c in session.sent] == [{"kind": "shout", "player": 1}]
+
+
+def test_a_button_the_running_game_does_not_have_is_a_notice(table, session, clock):
+    press(table, "horn:0", clock())  # another game's role, or a typo in the layout
+    press(table, "shout", clock())  # the shout is one button per seat
+    table.pump()
+    assert session.sent == []
+    assert "Toy has no 'horn:0' button" in session.notices()
+    assert "Toy has no 'shout' button" in session.notices()
 
 
 def test_a_repeated_press_by_the_same_player_counts_once(table, session, clock):
@@ -150,10 +174,10 @@ def test_one_notice_names_the_choice_shown_and_goes_when_the_game_moves_on(table
 def test_microcontroller_buttons_are_named_by_the_config(session, registry, clock):
     from companion.table import Table, TableConfig
 
-    from .table_fakes import toy_mappers
+    from .table_fakes import toy_games
 
     config = TableConfig(buttons=(("3", "undo"), ("0", "shout:1")))
-    table = Table(session, config, registry, clock=clock, mappers=toy_mappers)
+    table = Table(session, config, registry, clock=clock, games=toy_games)
     press(table, "3", clock())
     press(table, "0", 12.5)  # the device's own clock: only used to order shouts against each other
     table.pump()

@@ -1,5 +1,6 @@
-"""Cards the camera sees take the readers' path: zones of the mat map to the game's zones, a sighting
-is played like a settled tag (the camera already waited for it to lie still), a card gone is a lift."""
+"""Cards the camera sees take a path of their own: zones of the mat map to the game's zones, a
+sighting is played at once (the camera already waited for it to lie still, and says when it was
+carried from another zone), a card gone is a lift; the mapper hears them as it hears tags."""
 
 from __future__ import annotations
 
@@ -9,30 +10,29 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.bundle import LivePosition, Note
+from companion.bundle import LivePosition, Note, Zone
 from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
 from companion.observations import CardGone, CardSighted
-from companion.table import ReaderZone, Table, TableConfig, TableConfigError
-from companion.table.mappers import UnknownGameMapperError
+from companion.table import Table, TableConfig, TableConfigError
 
-from .table_fakes import TOY_READERS, ToyMapper, toy_view
+from .table_fakes import TOY_READERS, ToyMapper, games_of, toy_view
 
 CAMERA_ZONES = (
-    ReaderZone(1_000_000, LINE, 1, 0, camera="p1-line0"),
-    ReaderZone(1_000_001, DISCARD, camera="discard"),
-    ReaderZone(1_000_002, PAD, camera="pad"),
+    LINE.zone(camera="p1-line0", player=1, line=0),
+    DISCARD.zone(camera="discard"),
+    PAD.zone(camera="pad"),
 )
 
 
 class PileMapper(ToyMapper):
     """The toy mapper, also saying what the engine holds on the discard pile (``game["discard"]``)."""
 
-    def cards_in(self, zone: ReaderZone, position: LivePosition) -> Sequence[str] | None:
+    def cards_in(self, zone: Zone, position: LivePosition) -> Sequence[str] | None:
         if zone.kind == DISCARD:
             return position.state.get("discard", [])
         return super().cards_in(zone, position)
 
-    def lifted(self, zone: ReaderZone, card_id: str, position: LivePosition) -> Note | None:
+    def lifted(self, zone: Zone, card_id: str, position: LivePosition) -> Note | None:
         return super().lifted(zone, card_id, position) if zone.kind == LINE else None  # as Chaos Marauders
 
 
@@ -44,17 +44,19 @@ def mapper() -> PileMapper:
 @pytest.fixture
 def table(session, registry, clock, mapper) -> Table:
     config = TableConfig(settle_ms=300, removal_ms=400, move_ms=3000, readers=TOY_READERS + CAMERA_ZONES)
-
-    def mappers(game: str) -> PileMapper:
-        if game != "toy":
-            raise UnknownGameMapperError(game)
-        return mapper
-
-    return Table(session, config, registry, clock=clock, mappers=mappers)
+    return Table(session, config, registry, clock=clock, games=games_of(mapper))
 
 
-def sight(table, clock, zone: str, card: str, track: int = 1, covers: tuple[int, ...] = ()) -> None:
-    table.observe(CardSighted(zone, card, 0.97, clock(), track, covers))
+def sight(
+    table,
+    clock,
+    zone: str,
+    card: str,
+    track: int = 1,
+    covers: tuple[int, ...] = (),
+    moved_from: tuple[str, int] | None = None,
+) -> None:
+    table.observe(CardSighted(zone, card, 0.97, clock(), track, covers, moved_from))
     table.pump()
 
 
@@ -77,8 +79,9 @@ def test_a_camera_zone_is_configured_by_its_name_on_the_mat():
     }
     config = TableConfig.from_mapping(section)
     zone = config.camera_zone("p1-line0")
-    assert zone is not None and (zone.kind, zone.player, zone.line) == (LINE, 1, 0)
-    assert config.zone_of(zone.reader) == zone and config.camera_zone("nowhere") is None
+    assert zone is not None and (zone.kind, zone.player, zone["line"]) == (LINE, 1, 0)
+    assert zone.reader is None and config.camera_zone("nowhere") is None
+    assert config.zone_of(0).kind == DISCARD  # readers and camera zones side by side
 
 
 @pytest.mark.parametrize(
@@ -138,32 +141,27 @@ def test_a_card_carried_from_a_line_to_the_discard_pile_arrives_from_the_line(ta
     clock.advance(1)
     gone(table, clock, "p1-line0", "boss", 3)
     assert "Big Boss lifted from P2's line 1" in session.notices()
-    clock.advance(1.5)  # carried across the table
-    sight(table, clock, "discard", "boss", track=4)
+    clock.advance(1.5)  # carried across the table: the camera's watcher pairs the two
+    sight(table, clock, "discard", "boss", track=4, moved_from=("p1-line0", 3))
     assert mapper.came_from == [None, "line"]  # as a tag moved between readers
     assert session.sent[-1].payload["kind"] == "discard"
+    assert session.sent[-1].observation["moved_from"] == ["p1-line0", 3]
     assert not any("lifted" in text for text in session.notices())  # it went somewhere: no alarm
 
 
-def test_a_lift_longer_ago_than_the_move_window_is_not_where_a_card_came_from(table, session, clock, mapper):
+def test_the_table_takes_moves_from_the_camera_and_guesses_none(table, session, clock, mapper):
+    """The same card leaving one zone and appearing in another is a move only when the camera says so:
+    moves are detected once, by the watcher that saw the card go (vision/watcher.py)."""
     sight(table, clock, "p1-line0", "boss", track=3)
     gone(table, clock, "p1-line0", "boss", 3)
-    clock.advance(3.5)
+    clock.advance(0.5)
     sight(table, clock, "discard", "boss", track=4)
     assert mapper.came_from == [None, None]
 
 
-def test_copies_claim_the_most_recent_lift_of_their_card(table, session, clock, mapper):
-    sight(table, clock, "p1-line0", "grunt", track=1)
-    sight(table, clock, "pad", "grunt", track=2)
-    gone(table, clock, "p1-line0", "grunt", 1)
-    clock.advance(0.5)
-    gone(table, clock, "pad", "grunt", 2)
-    clock.advance(0.5)
-    sight(table, clock, "discard", "grunt", track=3)
-    sight(table, clock, "discard", "grunt", track=4)
-    sight(table, clock, "discard", "grunt", track=5)  # a third copy: no lift left to claim
-    assert mapper.came_from == [None, None, "pad", "line", None]
+def test_a_move_from_a_zone_the_layout_does_not_map_arrives_from_nowhere(table, session, clock, mapper):
+    sight(table, clock, "discard", "grunt", track=5, moved_from=("p3-line2", 2))
+    assert mapper.came_from == [None] and session.sent[-1].payload["kind"] == "discard"
 
 
 def test_a_card_lifted_and_laid_back_in_its_zone_is_not_played_again(table, session, clock, mapper):
@@ -226,7 +224,7 @@ def test_piling_up_and_lifting_off_never_plays_a_card_twice(session, registry, c
     never plays anything; a card the engine's pile does not hold yet is always played."""
     session.current = toy_view()
     config = TableConfig(readers=CAMERA_ZONES)
-    table = Table(session, config, registry, clock=clock, mappers=lambda game: PileMapper())
+    table = Table(session, config, registry, clock=clock, games=games_of(PileMapper()))
     pile: list[tuple[str, int]] = []  # (card, track) as it lies, bottom to top
     tracks = iter(range(1, 1000))
     for op in ops:

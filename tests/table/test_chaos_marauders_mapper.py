@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bundle import LivePosition
-from companion.engine import Player, Setup
+from companion.bundle import LivePosition, Press, ZoneError
+from companion.engine import Player, PlayerId, Setup
 from companion.games import find_game
 from companion.games.chaos_marauders import zones
-from companion.table.config import ReaderZone
+from companion.table.config import TableConfig, TableConfigError
 from companion.table.mappers import Act, Note, find_mapper, resolve_card
 
 GAME = find_game("chaos-marauders")
 MAPPER = find_mapper("chaos-marauders")
-OWN_LINE = ReaderZone(0, zones.LINE, 0, 2)
-THEIR_LINE = ReaderZone(1, zones.LINE, 1, 0)
-DISCARD = ReaderZone(2, zones.DISCARD)
-PAD = ReaderZone(3, zones.PAD)
+OWN_LINE = zones.LINE.zone(reader=0, player=0, line=2)
+THEIR_LINE = zones.LINE.zone(reader=1, player=1, line=0)
+DISCARD = zones.DISCARD.zone(reader=2)
+PAD = zones.PAD.zone(reader=3)
 SETUP = Setup("chaos-marauders", (Player("Grotsnik"), Player("Ugluk")))
 
 
@@ -77,12 +77,12 @@ def test_a_card_leaving_play_needs_nothing_on_the_discard_pile():
         {"kind": "draw", "player": 0, "card": "grivziz-dirtballs"},
         {"kind": "discard", "player": 0, "card": "grivziz-dirtballs"},
     )
-    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, "line") is None
-    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, "pad") is None
+    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, OWN_LINE) is None
+    assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, PAD) is None
     # Not seen since the table started, and on top of the pile: the engine discarded it already.
     assert MAPPER.placed(DISCARD, "grivziz-dirtballs", view, None) is None
     # Last seen on the discard pile (reshuffled into the draw pile since): a fresh draw.
-    act = MAPPER.placed(DISCARD, "grivziz-dirtballs", view, "discard")
+    act = MAPPER.placed(DISCARD, "grivziz-dirtballs", view, DISCARD)
     assert (act.payload["kind"], act.payload["player"], act.then.payload["kind"]) == ("draw", 1, "discard")
 
 
@@ -100,14 +100,15 @@ def test_the_pad_draws_and_a_drawn_card_shown_there_is_not_drawn_twice():
 def test_cards_in_reads_the_engines_line_hidden_card_included():
     view = published({"kind": "place", "player": 0, "card": "chaos-marauders", "line": 2, "slot": 3})
     assert MAPPER.cards_in(OWN_LINE, view) == ["chaos-marauders"]
-    assert MAPPER.cards_in(ReaderZone(0, zones.LINE, 0, 2, slot=4), view) == []
+    assert MAPPER.cards_in(zones.LINE.zone(reader=0, player=0, line=2, slot=4), view) == []
     assert MAPPER.cards_in(DISCARD, view) == list(view.state.discard)  # the pile, bottom to top
     assert MAPPER.shown_title("chaos-marauders") == "A card"
     assert MAPPER.shown_title("idol") == "Idol"
 
 
 def test_shout_and_next():
-    assert dict(MAPPER.shout(1, published()).payload) == {"kind": "shout", "player": 1}
+    shout = MAPPER.pressed(zones.SHOUT, [Press(PlayerId(1), 1.0)], published())
+    assert dict(shout.payload) == {"kind": "shout", "player": 1}
     assert isinstance(MAPPER.next_action(published()), Note)  # drawing cannot be declined
 
 
@@ -123,10 +124,13 @@ def test_enrolment_finds_a_title_in_any_typographic_spelling(typed):
     assert resolve_card(MAPPER, typed) == "skyrrs-blowback"
 
 
-def test_a_reader_set_to_a_line_the_game_lacks_is_reported():
-    wrong = ReaderZone(9, zones.LINE, 0, 3)
-    assert isinstance(MAPPER.placed(wrong, "idol", published(), None), Note)
-    assert MAPPER.cards_in(wrong, published()) == []
+def test_a_reader_set_to_a_line_or_slot_the_game_lacks_is_refused_with_the_layout():
+    with pytest.raises(ZoneError, match="line is at most 2"):
+        zones.LINE.zone(reader=9, player=0, line=3)
+    with pytest.raises(TableConfigError, match="slot is at most 11"):
+        TableConfig.from_mapping(
+            {"readers": [{"reader": 9, "zone": "line", "player": 0, "line": 0, "slot": 12}]}
+        )
 
 
 def test_a_card_moved_from_a_line_to_the_discard_pile_makes_room_for_a_war_machine():
@@ -142,9 +146,18 @@ def test_a_card_moved_from_a_line_to_the_discard_pile_makes_room_for_a_war_machi
     )
     lifted = MAPPER.lifted(OWN_LINE, "hobgoblin-standard", view)
     assert isinstance(lifted, Note) and "make room" in lifted.text
-    act = MAPPER.placed(DISCARD, "hobgoblin-standard", view, "line")
+    act = MAPPER.placed(DISCARD, "hobgoblin-standard", view, OWN_LINE)
     assert isinstance(act, Act)
     assert dict(act.payload) == {"kind": "make_room", "player": 0, "line": 0, "slot": 10}
     GAME.parse_action(act.payload)
     # A card the crew has no use for discarding is not taken for room.
-    assert MAPPER.placed(DISCARD, "hobgoblin-musician", view, "line") is None
+    assert MAPPER.placed(DISCARD, "hobgoblin-musician", view, OWN_LINE) is None
+
+
+def test_the_shout_race_is_the_game_s_the_first_press_wins_and_the_tv_says_by_how_much():
+    presses = [Press(PlayerId(0), 10.001, "gpio"), Press(PlayerId(1), 10.004, "gpio")]
+    act = MAPPER.pressed(zones.SHOUT, presses, published())
+    assert isinstance(act, Act) and dict(act.payload) == {"kind": "shout", "player": 0}
+    assert act.note == "Grotsnik shouted first, 3 ms ahead of Ugluk"
+    alone = MAPPER.pressed(zones.SHOUT, presses[1:], published())
+    assert isinstance(alone, Act) and alone.note == "" and alone.payload["player"] == 1

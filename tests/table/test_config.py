@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
-from companion.table import ReaderZone, TableConfig, TableConfigError
+from companion.table import TableConfig, TableConfigError
 
 EXAMPLE = """
 [table]
@@ -50,7 +50,7 @@ def test_the_example_section_loads(tmp_path: Path):
     path.write_text(EXAMPLE)
     config = TableConfig.load(path)
     assert (config.settle_ms, config.removal_ms, config.roll_window_ms) == (250, 500, 3000)
-    assert config.zone_of(1) == ReaderZone(1, LINE, 1, 2, 4)
+    assert config.zone_of(1) == LINE.zone(reader=1, player=1, line=2, slot=4)
     assert config.zone_of(7).kind is DISCARD
     assert config.zone_of(8).kind is PAD
     assert config.zone_of(3) is None
@@ -71,10 +71,10 @@ def test_a_missing_section_gives_the_defaults(tmp_path: Path):
 
 def test_labels_name_places_as_players_do():
     names = {0: "Grotsnik"}
-    assert ReaderZone(0, LINE, 0, 1).label(names) == "Grotsnik's line 2"
-    assert ReaderZone(0, LINE, 1, 0).label(names) == "P2's line 1"
-    assert ReaderZone(0, DISCARD).label(names) == "the discard pile"
-    assert ReaderZone(0, PAD).label(names) == "the play pad"
+    assert LINE.zone(reader=0, player=0, line=1).label(names) == "Grotsnik's line 2"
+    assert LINE.zone(reader=0, player=1, line=0).label(names) == "P2's line 1"
+    assert DISCARD.zone(reader=0).label(names) == "the discard pile"
+    assert PAD.zone(reader=0).label(names) == "the play pad"
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ def test_labels_name_places_as_players_do():
     [
         ({"readers": [{"reader": 0, "zone": "line", "player": 0}]}, "needs player and line"),
         ({"readers": [{"reader": 0, "zone": "hand"}]}, "is not one of line, discard, pad"),
-        ({"readers": [{"reader": 0, "zone": "discard", "line": 1}]}, "a discard reader has no line"),
+        ({"readers": [{"reader": 0, "zone": "discard", "line": 1}]}, "a discard zone has no line"),
         ({"readers": [{"zone": "discard"}]}, "needs reader and zone"),
         ({"readers": [{"reader": -1, "zone": "discard"}]}, "whole number from 0"),
         ({"readers": [{"reader": 1, "zone": "pad"}, {"reader": 1, "zone": "discard"}]}, "configured twice"),
@@ -95,6 +95,7 @@ def test_labels_name_places_as_players_do():
         ({"dice": {"zero": "d20"}}, "map a die number to a die"),
         ({"dice": {"0": []}}, "map a die number to a die"),
         ({"dice": {"0": ["d20", 6]}}, "must name dice of the dice data"),
+        ({"dice": {"2": 1}}, "whose die it is is set from a phone"),  # a seat is not which die it is
     ],
 )
 def test_mistakes_are_named(section, message):

@@ -10,7 +10,7 @@ from companion.dice import DeviceDice, DeviceDiceError, Dice, DiceDataError, Unk
 from companion.observations import DieId, DieRolled
 from companion.table import Table, TableConfig
 
-from .table_fakes import TOY_READERS, toy_mappers, toy_view
+from .table_fakes import TOY_READERS, toy_games, toy_view
 
 NAMED = {1: ("cube", "heroscape-combat"), 2: ("heroscape-combat",), 3: ("d20",), 4: ("cube",)}
 """[table.dice] of these tests: die 1 is the Cube or the combat die, whichever the game rolls."""
@@ -52,13 +52,15 @@ def test_dice_data_must_say_where_faces_come_from():
         Dice.from_mapping({"dice": {"coin": {"faces": ["heads", "tails"]}}})
 
 
-def roll_prompt(die: str = "cube", count: int = 1, faces=("eye", "mark"), players=(1,)) -> dict:
+def roll_prompt(
+    die: str = "cube", count: int = 1, faces=("eye", "mark"), players=(1,), policy="together", mixed=()
+) -> dict:
     return {
         "kind": "attack_roll",
         "players": list(players),
         "text": "Ugluk rolls the Cube",
         "choices": [],
-        "roll": {"die": die, "count": count, "faces": list(faces)},
+        "roll": {"die": die, "count": count, "faces": list(faces), "policy": policy, "dice": list(mixed)},
     }
 
 
@@ -128,18 +130,77 @@ def test_the_window_runs_from_the_latest_die(table, session, clock):
     assert [c.payload["faces"] for c in session.sent] == [["skull", "skull"]]
 
 
-def test_games_that_count_rolls_down_get_each_die_at_once(session, config, registry, clock):
-    from companion.table import Table
-
-    from .table_fakes import ToyMapper
-
-    mapper = ToyMapper()
-    mapper.rolls_one_at_a_time = True
-    table = Table(session, config, registry, clock=clock, mappers=lambda game: mapper)
-    session.current = toy_view(prompt=roll_prompt(count=6))
+def test_a_one_by_one_request_gets_each_die_at_once(table, session, clock):
+    """The dice policy is the engine's, in the roll request: the Idol's six throws count down."""
+    session.current = toy_view(prompt=roll_prompt(count=6, policy="one_by_one"))
     rolled(table, clock, 1)
     rolled(table, clock, 6)
     assert [c.payload["faces"] for c in session.sent] == [["eye"], ["mark"]]
+
+
+DIGITS = [str(n) for n in range(1, 21)]
+
+
+def test_a_roll_asked_of_several_players_goes_to_the_first_still_waiting(table, session, clock):
+    """Co-operative and simultaneous games ask several players at once (everyone rolls the Cube)."""
+    session.current = toy_view(prompt=roll_prompt(players=(1, 0)))
+    rolled(table, clock, 1, die=4)
+    session.current = toy_view(prompt=roll_prompt(players=(0,)))  # the engine shrank the prompt
+    rolled(table, clock, 6, die=4)
+    assert [(c.payload["player"], c.payload["faces"]) for c in session.sent] == [(1, ["eye"]), (0, ["mark"])]
+
+
+def test_dice_given_to_players_roll_for_them_when_several_throw_at_once(table, session, clock):
+    """Whose die is whose comes from the phones (DiceOwners); which die it is from [table.dice]."""
+    table.assign_die(7, 0)
+    table.assign_die(8, 1)
+    session.current = toy_view(prompt=roll_prompt(die="d6", count=2, faces=DIGITS[:6], players=(0, 1)))
+    rolled(table, clock, 3, die=8)  # seat 1's dice and seat 0's, thrown at the same time
+    rolled(table, clock, 5, die=7)
+    rolled(table, clock, 4, die=8)
+    rolled(table, clock, 2, die=7)
+    rolls = sorted((c.payload["player"], c.payload["faces"]) for c in session.sent)
+    assert rolls == [(0, ["5", "2"]), (1, ["3", "4"])]
+
+
+def test_a_die_nobody_owns_goes_to_the_player_asked_who_has_no_die_of_their_own(table, session, clock):
+    table.assign_die(7, 0)
+    session.current = toy_view(prompt=roll_prompt(players=(0, 1)))
+    rolled(table, clock, 6, die=9)  # nobody's die: seat 0 has a die of its own, so it is seat 1's roll
+    assert [(c.payload["player"], c.payload["faces"]) for c in session.sent] == [(1, ["mark"])]
+    table.assign_die(8, 1)
+    rolled(table, clock, 1, die=9)  # now both asked have their own die: whose is this one?
+    assert len(session.sent) == 1
+    assert "each has a die of their own: whose is this one?" in session.notices()[-1]
+
+
+def test_different_dice_thrown_together_are_one_roll_in_the_request_s_order(table, session, clock):
+    """A mixed throw (Shattered Chaos: yellow, red, blue): each die fills the slot its kind answers."""
+    prompt = roll_prompt(die="attack", count=2, faces=DIGITS[:8], mixed=("d6", "d8"), players=(0,))
+    session.current = toy_view(prompt=prompt)
+    rolled(table, clock, 7, die=5, faces=8)
+    rolled(table, clock, 2, die=5, faces=8)  # a second d8: the roll has no room for it
+    rolled(table, clock, 4, die=6, faces=6)
+    [command] = session.sent
+    assert dict(command.payload) == {"kind": "roll", "player": 0, "die": "attack", "faces": ["4", "7"]}
+    assert any("still needs: six-sided die" in text for text in session.notices())
+    assert [d["kind"] for d in command.observation["dice"]] == ["d8", "d6"]
+
+
+def test_one_electronic_die_standing_for_several_fills_the_slot_a_mixed_throw_still_needs(
+    session, registry, clock
+):
+    """[table.dice] "1" = ["cube", "heroscape-combat"] in a throw of both: read as the one still missing."""
+    config = TableConfig(readers=TOY_READERS, dice=((1, ("cube", "heroscape-combat")),))
+    table = Table(session, config, registry, clock=clock, games=toy_games)
+    faces = ("eye", "mark", "skull", "shield", "blank")
+    session.current = toy_view(
+        prompt=roll_prompt(die="mixed", count=2, faces=faces, mixed=("cube", "combat"), players=(0,))
+    )
+    rolled(table, clock, 6)  # the Cube's slot first
+    rolled(table, clock, 1)  # then the same e-die is the combat die
+    [command] = session.sent
+    assert command.payload["faces"] == ["mark", "skull"]
 
 
 def test_dice_not_all_read_within_the_window_are_not_submitted(table, session, clock):
@@ -169,7 +230,7 @@ def test_one_electronic_die_answers_whichever_game_die_it_is_named_for(table, se
 @pytest.fixture
 def unnamed(session, registry, clock) -> Table:
     """An older settings file: no [table.dice]."""
-    return Table(session, TableConfig(readers=TOY_READERS), registry, clock=clock, mappers=toy_mappers)
+    return Table(session, TableConfig(readers=TOY_READERS), registry, clock=clock, games=toy_games)
 
 
 def test_without_table_dice_a_die_answers_the_roll_asked_for_when_its_faces_match(unnamed, session, clock):
@@ -242,7 +303,7 @@ def test_a_game_die_declared_in_data_answers_rolls_without_any_protocol_change(s
     """A new game's die is a dice file and a [table.dice] line: the device still sends (die, face)."""
     data = Dice.from_mapping(SHATTERED_LIKE)
     config = TableConfig(readers=TOY_READERS, dice=((2, ("yellow",)),))
-    table = Table(session, config, registry, dice=data, clock=clock, mappers=toy_mappers)
+    table = Table(session, config, registry, dice=data, clock=clock, games=toy_games)
     session.current = toy_view(
         prompt=roll_prompt(die="yellow", faces=Dice.from_mapping(SHATTERED_LIKE)["yellow"].faces)
     )

@@ -8,7 +8,7 @@ from companion.observations import ReaderId, TagSeen, TagUid
 from companion.table import EnrolmentError, Table, TagRegistry
 from companion.table.registry import InvalidTagUidError, normalise_uid
 
-from .table_fakes import FakeSession, toy_mappers
+from .table_fakes import FakeSession, toy_games
 
 
 def put(table, clock, reader: int, uid: str) -> None:
@@ -46,14 +46,14 @@ def test_enrolling_an_unknown_tag_lying_on_a_line_plays_it(table, session, clock
 
 def test_enrolments_persist_across_a_restart(db_path, config, clock):
     first = TagRegistry.open(db_path)
-    table = Table(FakeSession(), config, first, clock=clock, mappers=toy_mappers)
+    table = Table(FakeSession(), config, first, clock=clock, games=toy_games)
     table.start_enrolment("toy")
     table.enrol("04000003", "grunt")
     first.close()
 
     again = TagRegistry.open(db_path)
     session = FakeSession()
-    table = Table(session, config, again, clock=clock, mappers=toy_mappers)
+    table = Table(session, config, again, clock=clock, games=toy_games)
     put(table, clock, 0, "04000003")
     assert [c.payload["card"] for c in session.sent] == ["grunt"]
     again.close()

@@ -9,7 +9,7 @@ from companion.engine import Player, Setup
 from companion.games.chaos_marauders.zones import DISCARD
 from companion.observations import ReaderId, TagSeen, TagUid
 from companion.session import Command, Session
-from companion.table import ReaderZone, Table, TableConfig, TagRegistry
+from companion.table import Table, TableConfig, TagRegistry
 
 CARDS = (
     "crummy-snotling-slaves",
@@ -26,7 +26,7 @@ def test_settled_tags_reach_the_published_view_quickly(tmp_path: Path):
     session = Session(db)
     session.start()
     registry = TagRegistry.open(db)
-    config = TableConfig(settle_ms=20, removal_ms=40, readers=(ReaderZone(ReaderId(5), DISCARD),))
+    config = TableConfig(settle_ms=20, removal_ms=40, readers=(DISCARD.zone(reader=ReaderId(5)),))
     table = Table(session, config, registry)
     feed = session.subscribe()
     try:

@@ -11,13 +11,13 @@ from companion.engine import Player, Setup
 from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
 from companion.observations import DieId, DieRolled, ReaderId, TagGone, TagSeen, TagUid
 from companion.session import Command, Session
-from companion.table import ManualClock, ReaderZone, Table, TableConfig, TagRegistry
+from companion.table import ManualClock, Table, TableConfig, TagRegistry
 
 READERS = (
-    ReaderZone(ReaderId(0), LINE, 0, 0, slot=1),
-    ReaderZone(ReaderId(1), LINE, 0, 1),
-    ReaderZone(ReaderId(5), DISCARD),
-    ReaderZone(ReaderId(6), PAD),
+    LINE.zone(reader=ReaderId(0), player=0, line=0, slot=1),
+    LINE.zone(reader=ReaderId(1), player=0, line=1),
+    DISCARD.zone(reader=ReaderId(5)),
+    PAD.zone(reader=ReaderId(6)),
 )
 
 

@@ -217,10 +217,10 @@ def test_no_game_running_means_no_command(table, session, registry, clock):
 def test_the_mapper_learns_where_a_tag_last_settled(session, config, registry, clock):
     from companion.table import Table
 
-    from .table_fakes import ToyMapper
+    from .table_fakes import ToyMapper, games_of
 
     mapper = ToyMapper()
-    table = Table(session, config, registry, clock=clock, mappers=lambda game: mapper)
+    table = Table(session, config, registry, clock=clock, games=games_of(mapper))
     registry.enrol(GRUNT_TAG, "toy", "grunt")
     seen(table, clock, 0, GRUNT_TAG)
     after(table, clock, 0.31)
@@ -229,3 +229,26 @@ def test_the_mapper_learns_where_a_tag_last_settled(session, config, registry, c
     seen(table, clock, 3, GRUNT_TAG)
     after(table, clock, 0.31)
     assert mapper.came_from == [None, "line"]
+
+
+def test_a_tag_lifted_longer_ago_than_the_move_window_arrives_fresh(session, config, registry, clock):
+    """A card taken off a line and back in play minutes later (eaten, reshuffled, drawn again) did not
+    come from the line: as for the camera, came_from is the zone a card left within move_ms."""
+    from companion.table import Table
+
+    from .table_fakes import ToyMapper, games_of
+
+    mapper = ToyMapper()
+    table = Table(session, config, registry, clock=clock, games=games_of(mapper))
+    registry.enrol(GRUNT_TAG, "toy", "grunt")
+    seen(table, clock, 0, GRUNT_TAG)
+    after(table, clock, 0.31)
+    gone(table, clock, 0, GRUNT_TAG)
+    after(table, clock, 0.41)  # the lift is reported
+    after(table, clock, 120.0)
+    seen(table, clock, 3, GRUNT_TAG)
+    after(table, clock, 0.31)
+    gone(table, clock, 3, GRUNT_TAG)  # carried on at once: from the discard reader to the line
+    seen(table, clock, 1, GRUNT_TAG)
+    after(table, clock, 0.31)
+    assert mapper.came_from == [None, None, "discard"]

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
+from companion.games import find_bundle
 from companion.table import TableConfig
 from vision.camera_table import RenderedTable
 from vision.mat import MatFinder, face_in_slot, paper_for, pdf_bytes, render_mat, write_pdf, write_png
@@ -34,7 +35,7 @@ def test_the_mat_has_every_players_lines_and_the_piles_under_the_tables_names(pl
     # The table accepts the mat's zones as camera zones of the game's own kinds.
     config = TableConfig.from_mapping({"readers": layout.reader_entries()})
     zone = config.camera_zone("p1-line2")
-    assert zone is not None and (zone.zone, zone.player, zone.line) == ("line", 1, 2)
+    assert zone is not None and (zone.zone, zone.player, zone["line"]) == ("line", 1, 2)
     assert config.camera_zone("discard").zone == "discard"
 
 
@@ -56,19 +57,63 @@ def test_a_mat_for_too_many_players_or_an_unknown_game_is_refused():
         load_layout("chaos-marauders", 5)
     with pytest.raises(LayoutError, match="no mat layout for 'go'"):
         load_layout("go", 2)
+    with pytest.raises(LayoutError, match="no mat layout for 'heroscape' \\(mats: chaos-marauders"):
+        load_layout("heroscape", 2)  # a game without a mat in its bundle
 
 
-def test_every_layout_value_has_its_provenance():
-    data = tomllib.loads(layout_path("chaos-marauders").read_text())
-    assert "provenance" in data["card"] and "provenance" in data["lines"]
+def test_the_mat_is_the_game_s_own_data_and_every_value_has_its_provenance():
+    path = layout_path("chaos-marauders")
+    assert path == find_bundle("chaos-marauders").folder / "data" / "mat.toml"
+    data = tomllib.loads(path.read_text())
+    assert "provenance" in data["card"] and "provenance" in data["spacing"]
+    assert all("provenance" in zone for zone in data["seat_zones"])
     assert "players_provenance" in data
+
+
+def test_a_mat_file_of_the_first_format_still_lays_out_the_same_mat(tmp_path):
+    """An owner's own mat file written before mats moved into the bundles (``[lines]``, ``[[piles]]``)."""
+    old = tmp_path / "my-mat.toml"
+    old.write_text(FIRST_FORMAT)
+    mine, packaged = load_layout("chaos-marauders", 3, old), load_layout("chaos-marauders", 3)
+    assert (mine.width_mm, mine.height_mm) == (packaged.width_mm, packaged.height_mm)
+    assert [z.reader_entry(0) for z in mine.zones] == [z.reader_entry(0) for z in packaged.zones]
+
+
+FIRST_FORMAT = """
+game = "chaos-marauders"
+min_players = 2
+max_players = 4
+[card]
+width_mm = 63
+height_mm = 88
+[lines]
+zone = "line"
+per_player = 3
+slots = 12
+slot_gap_mm = 8
+line_gap_mm = 6
+player_gap_mm = 14
+label_mm = 9
+[mat]
+margin_mm = 50
+marker_mm = 36
+aruco_dictionary = "DICT_4X4_50"
+[[piles]]
+name = "discard"
+zone = "discard"
+label = "Discard pile"
+[[piles]]
+name = "pad"
+zone = "pad"
+label = "Play pad"
+"""
 
 
 def small_layout():
     """A mat small enough for paper: tiny cards, four slots."""
     data = tomllib.loads(layout_path("chaos-marauders").read_text())
     data["card"] = {"width_mm": 30, "height_mm": 42}
-    data["lines"] = {**data["lines"], "slots": 4}
+    data["seat_zones"] = [{**data["seat_zones"][0], "slots": 4}]
     return build_layout(data, 2)
 
 
@@ -268,7 +313,7 @@ def test_with_slots_each_slot_of_a_line_is_a_zone_and_a_card_is_named_by_the_slo
     readers = tomllib.loads(capsys.readouterr().out)["table"]["readers"]
     config = TableConfig.from_mapping({"readers": readers})
     zone = config.camera_zone("p0-line2-slot11")
-    assert zone is not None and (zone.player, zone.line, zone.slot) == (0, 2, 11)
+    assert zone is not None and (zone.player, zone["line"], zone["slot"]) == (0, 2, 11)
     assert len(readers) == 2 * 3 * 12 + 2
 
 

@@ -17,7 +17,7 @@ from companion.observations import CardGone, CardSighted
 from vision.camera_table import RenderedSource, RenderedTable
 from vision.capture import FolderSource, Frame
 from vision.mat import MatFinder, play_area
-from vision.service import CameraService
+from vision.service import CameraService, CameraSetupError
 from vision.synth import card_faces
 from vision.watcher import CardWatcher, Sighting, WatcherSettings
 from vision.zones import load_layout
@@ -166,6 +166,53 @@ def test_the_service_places_recognised_cards_in_the_mats_zones():
     assert gone == [("discard", "CardGone"), ("p1-line2", "CardGone")]
 
 
+def test_the_camera_follows_the_game_being_played():
+    """Another game starts: the camera reads that game's mat (or waits, idle, saying why), and the
+    last game's cards leave the table's record as the camera forgets them."""
+    rng = random.Random(6)
+    layout = load_layout("chaos-marauders", 2)
+    table = RenderedTable(layout, {f.card: f.image for f in card_faces(["boss"], rng)}, rng, hand_frames=0)
+    laid = table.place("p0-line0", "boss")
+    image = table.render()
+    view = MatFinder(layout).find(image)
+    assert view is not None
+    x0, y0, _, _ = play_area(view, layout, (image.shape[1], image.shape[0]))
+    recognizer = ScriptedRecognizer()
+    x, y = table.corners_in_frame(laid).mean(axis=0)
+    recognizer.cards.append(("boss", (x - x0, y - y0)))
+    playing = ["chaos-marauders"]
+    asked: list[str] = []
+
+    def mat_of(game: str):
+        asked.append(game)
+        if game != "chaos-marauders":
+            raise CameraSetupError(f"no mat layout for {game!r}")
+        return layout, recognizer
+
+    heard: list[CardSighted | CardGone] = []
+    service = CameraService(
+        RenderedSource(table),
+        layout,
+        recognizer,
+        WatcherSettings(1, 1),
+        on_observation=heard.append,
+        follow=lambda: playing[0],
+        mat_of=mat_of,
+    )
+    service.step(Frame(image, 0.0, 0))
+    assert [(o.zone, o.card) for o in heard] == [("p0-line0", "boss")] and asked == []
+    playing[0] = "heroscape"
+    assert service.step(Frame(image, 1.0, 1)) == []
+    assert isinstance(heard[-1], CardGone) and heard[-1].card == "boss"  # the old game's card is gone
+    status = service.status()
+    assert status["state"] == "idle" and "no mat layout for 'heroscape'" in status["detail"]
+    assert status["notices"][0]["text"].startswith("Camera: no mat layout")
+    playing[0] = "chaos-marauders"
+    service.step(Frame(image, 2.0, 2))
+    assert asked == ["heroscape", "chaos-marauders"] and service.status()["state"] == "watching"
+    assert isinstance(heard[-1], CardSighted)  # read again on the game's own mat
+
+
 def test_a_frame_without_the_mat_counts_for_nothing(tmp_path):
     layout = load_layout("chaos-marauders", 2)
     recognizer = ScriptedRecognizer()
@@ -210,7 +257,38 @@ def test_a_card_carried_to_another_zone_is_gone_from_the_first_before_it_is_sigh
     first, gone, sighted = [o for frame in out for o in frame]
     assert isinstance(gone, CardGone) and (gone.zone, gone.track) == ("p0-line0", first.track)
     assert isinstance(sighted, CardSighted) and sighted.zone == "discard" and sighted.at == gone.at
+    assert sighted.moved_from == ("p0-line0", first.track)  # the move, told once, here
     assert watcher.lying() == [t for t in watcher.lying() if t.zone == "discard"]
+
+
+def test_a_card_lifted_held_and_laid_in_another_zone_within_the_move_window_was_carried(watcher):
+    """One frame a second: reported gone at t=6, laid down at once, settled at t=9 (move_s is 3 s)."""
+    out = feed(watcher, [[boss()]] * 3 + [[]] * GONE + [[boss("discard")]] * SETTLE)
+    first, gone, sighted = [o for frame in out for o in frame]
+    assert isinstance(gone, CardGone) and gone.at < sighted.at
+    assert sighted.moved_from == ("p0-line0", first.track)
+
+
+def test_a_card_gone_longer_than_the_move_window_is_not_where_a_new_one_came_from(watcher):
+    out = feed(watcher, [[boss()]] * 3 + [[]] * GONE + [[]] * 4 + [[boss("discard")]] * SETTLE)
+    *_, sighted = [o for frame in out for o in frame]
+    assert isinstance(sighted, CardSighted) and sighted.moved_from is None
+
+
+def test_copies_claim_the_most_recent_departure_of_their_card():
+    watcher = CardWatcher(WatcherSettings(settle_frames=1, gone_frames=1, move_s=10))
+    frames = [
+        [boss("p0-line0"), boss("pad")],  # two copies lie in two zones
+        [boss("pad")],  # the line's copy goes (t=1)
+        [],  # the pad's copy goes (t=2)
+        [boss("discard")],
+        [boss("discard"), boss("discard", x=300.0)],
+        [boss("discard"), boss("discard", x=300.0), boss("discard", x=500.0)],
+    ]
+    out = [o for frame in feed(watcher, frames) for o in frame]
+    line, pad = out[0].track, out[1].track
+    moves = [o.moved_from for o in out if isinstance(o, CardSighted) and o.zone == "discard"]
+    assert moves == [("pad", pad), ("p0-line0", line), None]  # a third copy: none left to claim
 
 
 def test_a_copy_laid_elsewhere_while_the_first_still_lies_is_no_move(watcher):

@@ -138,7 +138,9 @@ var TableControl = (function () {
     players().forEach(function (p) { option(select, String(p.seat), p.name); });
     select.value = seat.seat === null ? "" : String(seat.seat);
     select.onchange = function () { claimSeat(select.value, false); };
-    if (renderer.wantsPrivate && seat.seat !== null && secret.seq !== v.seq) {
+    // A game that keeps secrets per seat (its game_type says so) shows this phone its seat's part.
+    var secrets = !!(v.game_type && v.game_type.hidden_information);
+    if (secrets && seat.seat !== null && secret.seq !== v.seq) {
       secret.seq = v.seq;
       json(config.private).then(function (answer) {
         if (answer.status !== 200) return;
@@ -157,8 +159,10 @@ var TableControl = (function () {
       if (!ctx.mayRoll(seat)) { box.appendChild(waitingFor(seat, "roll")); return; }
       var row = el("div", "rollrow");
       row.appendChild(el("h3", null, playerName(seat) + " rolled"));
-      if (roll.count === 1 && roll.faces.length <= 6) {
-        roll.faces.forEach(function (face) {
+      if (roll.dice && roll.dice.length) {
+        row.appendChild(mixedDice(seat, roll)); // different dice thrown together: one menu per die
+      } else if ((roll.count === 1 || roll.policy === "one_by_one") && roll.faces.length <= 6) {
+        roll.faces.forEach(function (face) { // one die, or each throw of one die entered as it falls
           var b = el("button", "primary", faceName(roll.die, face));
           b.onclick = function () { act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); };
           row.appendChild(b);
@@ -182,6 +186,32 @@ var TableControl = (function () {
       }
       box.appendChild(row);
     });
+  }
+
+  function facesOf(die, fallback) {
+    // The faces a die shows (from the dice data), else every face the roll accepts.
+    var known = config.dice[die];
+    var faces = known && known.faces ? Object.keys(known.faces) : [];
+    return faces.length ? faces : fallback;
+  }
+
+  function mixedDice(seat, roll) {
+    // One menu per die of a mixed throw (a yellow, a red and a blue die), in the roll's order.
+    var box = el("div", "mixed-dice");
+    var selects = roll.dice.map(function (die) {
+      var label = el("label", null, config.dice[die] ? config.dice[die].title : die);
+      var s = el("select");
+      facesOf(die, roll.faces).forEach(function (face) { option(s, face, faceName(die, face)); });
+      label.appendChild(s);
+      box.appendChild(label);
+      return s;
+    });
+    var go = el("button", "primary", "Enter roll");
+    go.onclick = function () {
+      act({ kind: "roll", player: seat, die: roll.die, faces: selects.map(function (s) { return s.value; }) });
+    };
+    box.appendChild(go);
+    return box;
   }
 
   function distinct(list) {
@@ -252,27 +282,30 @@ var TableControl = (function () {
     });
   }
 
-  function renderResult(game) {
-    // The final scores on every phone, not only on the TV.
+  function renderResult(v) {
+    // The final scores on every phone, not only on the TV: the view's typed result (docs/api.md).
     var box = clear($("c-result"));
-    box.hidden = !game || !game.finished || !game.result;
+    var result = v.result;
+    box.hidden = !v.game || !result || !result.final;
     if (box.hidden) return;
-    var result = game.result;
     var winners = result.winners || [];
     var names = winners.map(playerName);
-    box.appendChild(el("h2", null, result.headline || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
-    if (result.reason) box.appendChild(el("p", "hint", result.reason));
+    box.appendChild(el("h2", null, result.outcome || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
     var list = el("ol", "result-list");
-    players().slice().sort(function (a, b) {
-      return (b.score ? b.score.total : 0) - (a.score ? a.score.total : 0);
-    }).forEach(function (p) {
-      var item = el("li", winners.indexOf(p.seat) >= 0 ? "result-winner" : null);
-      item.style.setProperty("--player", p.colour || "#888");
-      item.appendChild(el("strong", "result-name", p.name));
-      item.appendChild(el("span", "result-total", p.score ? p.score.total : 0));
+    var colours = {};
+    players().forEach(function (p) { colours[p.seat] = p.colour; });
+    (result.standings || []).slice().sort(function (a, b) { return a.rank - b.rank || a.seat - b.seat; }).forEach(function (standing) {
+      var item = el("li", winners.indexOf(standing.seat) >= 0 ? "result-winner" : null);
+      item.style.setProperty("--player", colours[standing.seat] || "#888");
+      item.appendChild(el("strong", "result-name", standing.name));
+      if (typeof standing.points === "number") {
+        var shown = Math.round(standing.points) === standing.points ? standing.points : standing.points.toFixed(1);
+        item.appendChild(el("span", "result-total", shown + " " + (result.points_label || "")));
+      }
       var parts = [];
-      Object.keys(p.score || {}).forEach(function (key) {
-        if (key !== "total" && typeof p.score[key] === "number" && p.score[key]) parts.push(key.replace(/_/g, " ") + " " + p.score[key]);
+      var details = standing.details || {};
+      Object.keys(details).forEach(function (key) {
+        if (typeof details[key] === "number" && details[key]) parts.push(key.replace(/_/g, " ") + " " + details[key]);
       });
       if (parts.length) item.appendChild(el("span", "hint", parts.join(" · ")));
       list.appendChild(item);
@@ -382,7 +415,7 @@ var TableControl = (function () {
     // A game may draw its own dice entry (one die rolled again and again, not several at once).
     var rollsDrawn = game && prompt && prompt.roll && renderer.rolls ? renderer.rolls(clear($("c-rolls")), game, prompt, ctx) : false;
     if (!rollsDrawn) renderRolls(prompt);
-    renderResult(game);
+    renderResult(v);
     var panel = clear($("c-game-panel"));
     if (game && renderer.panel) renderer.panel(panel, game, v, ctx);
     renderStatus(v);

@@ -1,7 +1,9 @@
 // The TV scoreboard's frame: title, prompt, status, ticker, notices, devices and the final result.
 // What a game's table looks like is drawn by that game's renderer (its bundle's screens/tv.js, which
 // calls TableTV.register); a game without one gets a plain panel per player. Whole views arrive every
-// time (see docs/api.md for their keys), so each is drawn from scratch.
+// time (see docs/api.md for their keys), so each is drawn from scratch. The final scoreboard reads the
+// view's typed result (view.result: standings, winners, outcome) and the ticker the view's last_change
+// (its events, else its public action): nothing is guessed from a game's name or fetched to be told.
 // The page is laid out for 1920x1080 and scaled as a whole to the screen. Text that could outgrow its
 // box is fitted after drawing (TableTV.fit: smaller type down to MIN_PX, then a shortened text), and
 // lists (ticker, notices, devices) keep only the items that fit whole: nothing is ever cut off.
@@ -19,7 +21,6 @@ var TableTV = (function () {
   var CHANGE_NAMES = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended", act: "Move played" };
   var urls = { history: null, dice: null };
   var dice = {}; // die name -> {title, faces: {face: name}}: changes without events are told by their action
-  var asked = {}; // seq -> true once the history was asked to tell that change
   var listeners = []; // functions told of every view after it is drawn (pairing.js: the join codes)
 
   function clear(node) {
@@ -215,46 +216,19 @@ var TableTV = (function () {
 
   var currentGame = null; // the game of the latest view: names for the changes told by their action
 
-  function tellLater(seq) {
-    // Looks a change up in the history (it holds the action) so the ticker can tell it.
-    if (!urls.history || asked[seq]) return;
-    asked[seq] = true;
-    fetch(urls.history + "?limit=" + TICKER_SIZE, { cache: "no-store" })
-      .then(function (r) { return r.ok ? r.json() : { history: [] }; })
-      .then(function (body) {
-        var item = (body.history || []).filter(function (h) { return h.seq === seq; })[0];
-        var entry = ticker.filter(function (t) { return t.seq === seq && t.kind === "act"; })[0];
-        if (item && entry) {
-          entry.action = item.action;
-          renderTicker();
-        }
-      })
-      .catch(function () {});
-  }
-
-  function guess(prompt, game) {
-    // Until the history tells the change: a roll answered the prompt's roll ("Ugluk rolled the Cube").
-    if (!prompt || !prompt.roll || !prompt.players || prompt.players.length !== 1) return null;
-    var seat = prompt.players[0];
-    var player = (game.players || []).filter(function (p) { return p.seat === seat; })[0];
-    var title = dice[prompt.roll.die] ? dice[prompt.roll.die].title : prompt.roll.die;
-    return { who: player ? player.name : "Seat " + (seat + 1), title: title };
-  }
-
-  function remember(view, previous) {
+  function remember(view) {
+    // The latest change, told by its events or else by its action (as anyone may read it): a roll that
+    // only counts towards several (the Idol's six) says "Grotsnik rolled Orcish Eye", never a bare "act".
     var change = view.last_change;
     if (!change || ticker.some(function (t) { return t.seq === change.seq && t.kind === change.kind; })) return;
     var texts = (change.events || []).map(function (e) { return e.text; }).filter(Boolean);
-    var guessed = change.kind === "act" && previous ? guess(previous.prompt, previous) : null;
-    ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts, action: null, guessed: guessed });
+    ticker.unshift({ seq: change.seq, kind: change.kind, texts: texts, action: change.action || null });
     ticker = ticker.slice(0, TICKER_SIZE);
-    if (!texts.length && change.kind === "act") tellLater(change.seq);
   }
 
   function linesOf(entry) {
     if (entry.texts.length) return entry.texts;
     var told = entry.action ? describe(entry.action, currentGame) : null;
-    if (!told && entry.guessed) told = entry.guessed.who + " rolled the " + entry.guessed.title;
     return [told || CHANGE_NAMES[entry.kind] || String(entry.kind).replace(/_/g, " ")];
   }
 
@@ -303,37 +277,50 @@ var TableTV = (function () {
     }));
   }
 
-  function renderFinal(game, renderer) {
+  function points(value) {
+    // The game's own points as people read them: whole numbers whole, others to one decimal.
+    if (typeof value !== "number") return "";
+    return Math.round(value) === value ? String(value) : value.toFixed(1);
+  }
+
+  function renderFinal(view, game, renderer) {
+    // The typed result (docs/api.md, "result"): standings by rank, the winners starred, the outcome as
+    // the game words it. A co-operative game's seats won or lost together: one outcome, no ranking.
     var final = document.getElementById("final");
-    if (!game || !game.finished || !game.result) {
+    var result = view.result;
+    if (!game || !result || !result.final) {
       final.hidden = true;
       return;
     }
     clear(final);
-    var result = game.result;
     var winners = result.winners || [];
     var byseat = {};
     (game.players || []).forEach(function (p) { byseat[p.seat] = p; });
-    var names = winners.map(function (s) { return byseat[s] ? byseat[s].name : "seat " + s; });
-    var box = el("div", "final-box");
-    var title = result.headline || (!names.length ? "No winner" : result.tie ? "A tie! " + names.join(" & ") : names.join(" & ") + " wins!");
+    var names = winners.map(function (s) { return byseat[s] ? byseat[s].name : "Seat " + (s + 1); });
+    var box = el("div", "final-box" + (result.cooperative ? " final-cooperative" : ""));
+    var title = result.outcome || (!names.length ? "No winner" : result.tie ? "A tie! " + names.join(" & ") : names.join(" & ") + " wins!");
     box.appendChild(el("h1", "final-title", title));
-    if (result.reason) box.appendChild(el("p", "final-reason", result.reason));
-    var rows = (game.players || []).slice().sort(function (a, b) { return total(b) - total(a); });
+    var rows = (result.standings || []).slice().sort(function (a, b) { return a.rank - b.rank || a.seat - b.seat; });
     var table = el("ol", "final-table");
-    rows.forEach(function (p) {
-      var won = winners.indexOf(p.seat) >= 0;
+    rows.forEach(function (standing) {
+      var player = byseat[standing.seat] || { seat: standing.seat, name: standing.name, score: {} };
+      var won = winners.indexOf(standing.seat) >= 0;
       var row = el("li", "final-row" + (won ? " final-winner" : ""));
-      row.style.setProperty("--player", p.colour || "#888");
+      row.style.setProperty("--player", player.colour || "#888");
       var name = el("span", "final-name");
       if (won) name.appendChild(star());
-      name.appendChild(el("span", "final-name-text", p.name));
+      name.appendChild(el("span", "final-name-text", standing.name));
       row.appendChild(name);
-      row.appendChild(el("span", "final-parts", renderer.finalParts ? renderer.finalParts(p) : scoreParts(p.score)));
-      row.appendChild(el("strong", "final-total", total(p)));
+      row.appendChild(el("span", "final-parts", renderer.finalParts ? renderer.finalParts(player) : scoreParts(player.score)));
+      var total = el("strong", "final-total", points(standing.points));
+      if (standing.points !== null && standing.points !== undefined) total.title = result.points_label || "";
+      row.appendChild(total);
       table.appendChild(row);
     });
     box.appendChild(table);
+    if (result.points_label && rows.some(function (r) { return typeof r.points === "number"; })) {
+      box.appendChild(el("p", "final-label", result.points_label));
+    }
     final.appendChild(box);
     final.hidden = false;
     fit(box.querySelector(".final-title"), 72, 36);
@@ -343,7 +330,6 @@ var TableTV = (function () {
   function render(view) {
     var game = view.game;
     var renderer = game ? rendererOf(game) : plain;
-    var previous = currentGame;
     currentGame = game;
     document.body.dataset.seq = view.seq;
     document.body.dataset.status = view.status;
@@ -353,10 +339,10 @@ var TableTV = (function () {
     main.className = "tv-main";
     if (!game) main.appendChild(el("p", "tv-empty", "Start a game on the control page"));
     else renderer.render(main, game, view);
-    remember(view, previous);
+    remember(view);
     renderTicker();
     renderSide(view);
-    renderFinal(game, renderer);
+    renderFinal(view, game, renderer);
     listeners.forEach(function (listener) { listener(view); });
   }
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from companion.bundle import CliCommand, GameBundle
 from companion.engine import JSON
-from companion.games.chaos_marauders.zones import ZONES
+from companion.games.chaos_marauders.catalog import GAME, TITLE
+from companion.games.chaos_marauders.zones import BUTTONS, ZONES
 
 _CLI = "companion.games.chaos_marauders.cli"
 
@@ -17,14 +18,16 @@ def cards() -> list[dict[str, JSON]]:
 
 
 BUNDLE = GameBundle(
-    name="chaos-marauders",
-    title="Chaos Marauders",
+    name=GAME,
+    title=TITLE,
     engine="companion.games.chaos_marauders.engine:ChaosMarauders",
     package="companion.games.chaos_marauders",
     zones=ZONES,
+    buttons=BUTTONS,
     mapper="companion.games.chaos_marauders.table:ChaosMaraudersMapper",
     catalog="companion.games.chaos_marauders.bundle:cards",
     dice="data/dice.toml",
+    mat="data/mat.toml",
     screens=("tv.js", "tv.css", "control.js", "control.css"),
     commands=(
         CliCommand("cards", "list a game's cards", f"{_CLI}:cards_arguments", f"{_CLI}:cards"),

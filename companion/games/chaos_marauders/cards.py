@@ -74,7 +74,7 @@ class Card:
     """Field name -> where its value came from (``"rulebook p.12"``, ``"assumed: ..."``)."""
 
     def __repr__(self) -> str:
-        return f"Card.from_id({self.id!r})"
+        return f"card({self.id!r})"  # catalog.card: the packaged catalog's card of that id
 
     def to_json(self) -> dict[str, object]:
         """The card as plain JSON-able data (enums as their names, None where a value is absent)."""
@@ -96,14 +96,6 @@ class Card:
             "aliases": list(self.aliases),
             "provenance": dict(self.provenance),
         }
-
-    @classmethod
-    def from_id(cls, key: str) -> Card:
-        """The card of the packaged default catalog with this id, title or alias."""
-        # Imported here: the catalog module builds on this one.
-        from companion.games.chaos_marauders.catalog import load_catalog
-
-        return load_catalog()[key]
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 from companion.games.chaos_marauders.cards import Card, Catalog, Colour, Part, Role, name_key
 
 GAME = "chaos-marauders"
+TITLE = "Chaos Marauders"
+"""The game's registry name and title, declared here once (bundle, engine and view read them)."""
 LINE_SLOTS = 12
 """Areas on a play-sheet, so the longest possible battle line (rulebook p.3 and p.9)."""
 
@@ -86,6 +88,11 @@ _PROVENANCE = re.compile(r"^(rulebook|card reference|public data|assumed)\b")
 def default_path() -> Path:
     """Where the packaged catalog lives (read-only data inside the package)."""
     return Path(str(resources.files("companion.games.chaos_marauders") / "data" / "cards.toml"))
+
+
+def card(key: str) -> Card:
+    """The card of the packaged catalog with this id, title or alias (``repr(card)`` reads so)."""
+    return load_catalog()[key]
 
 
 def load_catalog(path: Path | None = None, *, overrides: Path | None = None) -> Catalog:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from companion.games.chaos_marauders.cards import Card, Catalog
 from companion.games.chaos_marauders.catalog import GAME, CatalogError, load_catalog
+from companion.games.chaos_marauders.result import table_result
 from companion.games.chaos_marauders.scoring import ScoringError, parse_layout
 
 EXIT_INVALID = 2
@@ -111,5 +112,10 @@ def score(args: argparse.Namespace) -> int:
     except (ScoringError, CatalogError) as exc:
         print(f"companion score: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    print(json.dumps({"game": GAME, **result.to_json()}, indent=2, ensure_ascii=False))
+    typed = table_result(result)  # the platform's one form of a result, under a stable key
+    print(
+        json.dumps(
+            {"game": GAME, **result.to_json(), "result": typed.to_json()}, indent=2, ensure_ascii=False
+        )
+    )
     return 0

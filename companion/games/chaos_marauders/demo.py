@@ -292,8 +292,8 @@ class PhysicalPlayer:
 
     def _roll(self, payload: Mapping[str, Any]) -> bool:
         asked = self._table.position().prompt
-        if asked is None or len(asked.players) != 1:
-            return False  # several players to roll at once: left to the control page
+        if asked is None or not asked.players or asked.players[0] != payload["player"]:
+            return False  # the table gives a die to the first player still asked: not this one
         faces = list(payload["faces"])
         for thrown, symbol in enumerate(faces):
             if thrown:

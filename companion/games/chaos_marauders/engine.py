@@ -16,6 +16,8 @@ from companion.engine import (
     Action,
     Event,
     Game,
+    GameResult,
+    GameType,
     IllegalActionError,
     MalformedActionError,
     PlayerId,
@@ -34,6 +36,7 @@ from companion.games.chaos_marauders import (
     flow,
     make_room,
     prompts,
+    result,
     specials_green,
     specials_picks,
     view,
@@ -55,7 +58,7 @@ from companion.games.chaos_marauders.actions import (
     Reorganise,
     Shout,
 )
-from companion.games.chaos_marauders.catalog import CatalogError, load_catalog
+from companion.games.chaos_marauders.catalog import GAME, TITLE, CatalogError, load_catalog
 from companion.games.chaos_marauders.facts import Facts, default_facts, facts_for
 from companion.games.chaos_marauders.state import (
     EMPTY_BOARD,
@@ -85,11 +88,14 @@ Handler = Callable[[Facts, State, Any, list[Event]], State]
 
 
 class ChaosMarauders(Game[State]):
-    name = "chaos-marauders"
-    title = "Chaos Marauders"
+    name = GAME
+    title = TITLE
     min_players = 2
     max_players = 4
     actions = CODEC
+    game_type = GameType()
+    """Competitive, one player acting at a time, no seat's secret kept by a phone (the active player's
+    Chaos Marauders card is kept face down by the view itself until someone shouts)."""
 
     def __init__(self, facts: Facts | None = None, owner_data: str = "") -> None:
         self.facts = facts or default_facts()
@@ -178,6 +184,9 @@ class ChaosMarauders(Game[State]):
                 self.max_players - 1,
             ),
         )
+
+    def result(self, state: State) -> GameResult:
+        return result.result(self.facts, state)
 
 
 _KEEP_FRESH = frozenset({Draw, Place, MakeRoom, Shout, ForceDiscard, *CORRECTIONS})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from companion.engine import Action, Choice, Prompt, Roll, RollRequest
+from companion.engine import Action, Choice, DicePolicy, Prompt, Roll, RollRequest
 from companion.games.chaos_marauders.actions import (
     CUBE,
     EYE,
@@ -62,7 +62,8 @@ _ABILITY_CHAOS_MARAUDERS = Ability.CHAOS_MARAUDERS
 _ABILITY_IDOL = Ability.IDOL
 _ABILITY_SNEAKY_GIT = Ability.SNEAKY_GIT
 
-ONE_ROLL = RollRequest(CUBE, 1, FACES)
+ONE_ROLL = RollRequest(CUBE, 1, FACES, DicePolicy.ONE_BY_ONE)
+"""One Cube at the table: every roll is a throw of its own (the Idol's six are six throws)."""
 
 
 # Actions are immutable values: the few thousand distinct ones are built once and reused, because
@@ -395,15 +396,17 @@ def _roll_prompt(f: Facts, state: State) -> Prompt:
     if isinstance(top, OdluggEats):
         n = len(top.spots)
         text = f"{name}: Odlugg is hungry: roll the Cube for each blue card and Sneaky Git ({n} left)"
-        return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, n, FACES))  # type: ignore[arg-type]
+        return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, n, FACES, DicePolicy.ONE_BY_ONE))  # type: ignore[arg-type]
     if isinstance(top, BlueRolls):
         text = f"{name}: Odlugg eyes the booty: roll the Cube for {f.card[top.cards[0]].title}"
-        return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, len(top.cards), FACES))  # type: ignore[arg-type]
+        return Prompt(
+            "roll", (top.player,), text, roll=RollRequest(CUBE, len(top.cards), FACES, DicePolicy.ONE_BY_ONE)
+        )  # type: ignore[arg-type]
     assert isinstance(top, IdolRolls)
     left = 6 - len(top.faces)
     times = "once more" if left == 1 else f"{left} more times"
     text = f"{name}: the Idol! Roll the Cube {times} (any Mark of Chaos: -90)"
-    return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, left, FACES))  # type: ignore[arg-type]
+    return Prompt("roll", (top.player,), text, roll=RollRequest(CUBE, left, FACES, DicePolicy.ONE_BY_ONE))  # type: ignore[arg-type]
 
 
 def _hidden(f: Facts, state: State, card: str) -> bool:

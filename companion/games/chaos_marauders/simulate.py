@@ -43,7 +43,6 @@ from companion.games.chaos_marauders.state import (
     State,
     Step,
 )
-from companion.games.chaos_marauders.view import result
 
 DEFAULT_CAP = 5000
 REORGANISE = 0.3
@@ -449,10 +448,10 @@ def simulate(
             if record.capped:
                 capped += 1
                 continue
-            outcome = result(game.facts, record.final)
-            if outcome["tie"]:
+            outcome = game.result(record.final)
+            if outcome.tie:
                 ties += 1
-            for seat in outcome["winners"]:  # type: ignore[attr-defined]
+            for seat in outcome.winners:
                 winners[seat] += 1
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu_start

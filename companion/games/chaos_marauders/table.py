@@ -8,7 +8,9 @@
   a card moved there from its line while a war machine's crew must make room -> ``make_room``.
   A card a rule already discarded needs nothing: the engine has it on the discard pile.
 * pad -> ``draw``: the card just drawn, shown to the table (green cards are resolved from here).
-* shout button -> ``shout``; next button -> ``decline`` when the prompt offers it.
+* shout buttons (one per seat) -> ``shout`` for the first press: presses within the role's window
+  are handed over in the order they were pressed, and the TV says by how much the winner led.
+* next button -> ``decline`` when the prompt offers it.
 
 Everything is read from the engine's state and prompt, never from the TV's picture. Chaos Marauders
 placed by the active player is secret until someone shouts, so every notice calls it "a card" (the
@@ -19,18 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.bundle import Act, LivePosition, Note, Translation, Zone
-from companion.engine import JSON, Action, PlayerId
-from companion.games.chaos_marauders.actions import Discard, MakeRoom
+from companion.bundle import Act, ButtonRole, LivePosition, Note, Press, Translation, Zone
+from companion.engine import Action, PlayerId
+from companion.games.chaos_marauders.actions import Decline, Discard, Draw, MakeRoom, Place, Shout
 from companion.games.chaos_marauders.cards import Colour
 from companion.games.chaos_marauders.catalog import Ability, load_catalog
 from companion.games.chaos_marauders.state import LINES, SLOTS, PlaceStep, State
-from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD
+from companion.games.chaos_marauders.zones import DISCARD, LINE, PAD, SHOUT
 
 
 class ChaosMaraudersMapper:
-    rolls_one_at_a_time = True  # one Cube at the table: the Idol's six rolls are six throws
-
     def __init__(self) -> None:
         catalog = load_catalog()
         self._titles = {card.id: card.title for card in catalog}
@@ -51,30 +51,28 @@ class ChaosMaraudersMapper:
             return list(_state(position).discard)  # bottom to top: a card still lying there is not new
         if zone.kind != LINE:
             return None
-        cells = _line(position, zone.player, zone.line)
-        if zone.slot is not None:
-            cells = cells[zone.slot : zone.slot + 1]
+        cells = _line(position, zone.player, zone.get("line"))
+        slot = zone.get("slot")
+        if slot is not None:
+            cells = cells[slot : slot + 1]
         return [card for card in cells if card is not None]
 
-    def placed(self, zone: Zone, card_id: str, position: LivePosition, came_from: str | None) -> Translation:
+    def placed(self, zone: Zone, card_id: str, position: LivePosition, came_from: Zone | None) -> Translation:
         player = _player(position)
         if player is None:
             return Note("The game is over: cards on the readers are not played", level="info")
         what = f"{self.shown_title(card_id)} on {zone.label(position.names)}"
         if zone.kind == LINE:
-            assert zone.player is not None and zone.line is not None
-            if zone.line >= LINES or (zone.slot is not None and zone.slot >= SLOTS):
-                return Note(f"Reader {zone.reader} is set to a line or slot Chaos Marauders does not have")
-            payload: dict[str, JSON] = {"kind": "place", "player": player, "card": card_id, "line": zone.line}
-            payload["slot"] = zone.slot
-            payload["target"] = zone.player if zone.player != player else None
-            return Act(payload, what)
+            owner, line = zone.player, zone["line"]
+            assert owner is not None and isinstance(line, int)
+            target = owner if owner != player else None
+            return Act(Place(player, card_id, line, zone.get("slot"), target), what)
         if zone.kind == DISCARD:
             return self._discarded(player, card_id, position, what, came_from)
         if zone.kind != PAD:
-            return Note(f"Chaos Marauders has no {zone.kind.title}: reader {zone.reader} is not played")
+            return Note(f"Chaos Marauders has no {zone.kind.title}: {zone.source} is not played")
         if _awaits_draw(position):
-            return Act({"kind": "draw", "player": player, "card": card_id}, what)
+            return Act(Draw(player, card_id), what)
         if _drawn_card(_state(position)) == card_id:
             return None  # the card being placed was shown on the pad: nothing new
         return Note(f"{what}: no card is to be drawn now", level="info")
@@ -90,47 +88,59 @@ class ChaosMaraudersMapper:
             f"{self.shown_title(card_id)} lifted from {place} — put it back or correct it on the control page"
         )
 
-    def shout(self, player: PlayerId, position: LivePosition) -> Translation:
-        return Act({"kind": "shout", "player": player}, f"{position.name(player)}'s shout")
+    def pressed(self, role: ButtonRole, presses: Sequence[Press], position: LivePosition) -> Translation:
+        """The shout race: the earliest press wins; when it was close, the TV says by how much."""
+        if role != SHOUT or not presses or presses[0].seat is None:
+            return Note(f"Chaos Marauders has no {role.title} button", level="info")
+        winner = presses[0]
+        assert winner.seat is not None
+        margin = ""
+        if len(presses) > 1 and presses[1].seat is not None:
+            lead_ms = (presses[1].at - winner.at) * 1000
+            margin = (
+                f"{position.name(winner.seat)} shouted first, {lead_ms:.0f} ms ahead of "
+                f"{position.name(presses[1].seat)}"
+            )
+        return Act(Shout(winner.seat), f"{position.name(winner.seat)}'s shout", note=margin)
 
     def next_action(self, position: LivePosition) -> Translation:
-        for label, action in position.choice_payloads():
-            if action.get("kind") == "decline":
-                return Act(action, label or "Decline")
+        prompt = position.prompt
+        for choice in prompt.choices if prompt is not None else ():
+            if isinstance(choice.action, Decline):
+                return Act(choice.action, choice.label or "Decline")
         return Note("Nothing to decline now: answer the prompt on the control page", level="info")
 
     # ------------------------------------------------------------------------------------ helpers
 
     def _discarded(
-        self, player: int, card_id: str, position: LivePosition, what: str, came_from: str | None
+        self, player: PlayerId, card_id: str, position: LivePosition, what: str, came_from: Zone | None
     ) -> Translation:
         for action in _choices(position):
             if isinstance(action, Discard) and action.card == card_id:
-                return Act(_format(position, action), what)
+                return Act(action, what)
         room = self._room_for(card_id, position)
         if room is not None:
             return Act(room, what)
-        if came_from in (LINE.name, PAD.name):
+        if came_from is not None and came_from.kind in (LINE, PAD):
             # Leaving play: a rule discarded it (a mismatch was already flagged when it was lifted).
             return None
         state = _state(position)
         on_top = bool(state.discard) and state.discard[-1] == card_id
         if _awaits_draw(position) and not (came_from is None and on_top):
-            draw = {"kind": "draw", "player": player, "card": card_id}
+            draw = Draw(player, card_id)
             if card_id in self._green and state.round == 1:
                 return Act(draw, what)  # first round: the draw itself discards a green card unresolved
-            discard = Act({"kind": "discard", "player": player, "card": card_id}, what)
-            return Act(draw, what, then=discard)
+            return Act(draw, what, then=Act(Discard(player, card_id), what))
         if on_top:
             return None  # the engine discarded it already (since before the table started watching)
         return Note(f"{what}: the game has no {self.shown_title(card_id)} to discard now")
 
-    def _room_for(self, card_id: str, position: LivePosition) -> dict[str, JSON] | None:
+    def _room_for(self, card_id: str, position: LivePosition) -> MakeRoom | None:
         """The prompt's ``make_room`` answer that discards ``card_id`` from its placer's lines."""
         for action in _choices(position):
             if isinstance(action, MakeRoom) and 0 <= action.slot < SLOTS:
                 if _line(position, action.player, action.line)[action.slot] == card_id:
-                    return _format(position, action)
+                    return action
         return None
 
 
@@ -147,9 +157,9 @@ def _line(position: LivePosition, seat: int | None, line: int | None) -> tuple[s
     return state.boards[seat][line]
 
 
-def _player(position: LivePosition) -> int | None:
+def _player(position: LivePosition) -> PlayerId | None:
     prompt = position.prompt
-    return int(prompt.players[0]) if prompt is not None and prompt.players else None
+    return prompt.players[0] if prompt is not None and prompt.players else None
 
 
 def _awaits_draw(position: LivePosition) -> bool:
@@ -160,11 +170,6 @@ def _awaits_draw(position: LivePosition) -> bool:
 def _choices(position: LivePosition) -> list[Action]:
     prompt = position.prompt
     return [choice.action for choice in prompt.choices] if prompt is not None else []
-
-
-def _format(position: LivePosition, action: Action) -> dict[str, JSON]:
-    assert position.game is not None
-    return position.game.format_action(action)
 
 
 def _drawn_card(state: State) -> str | None:

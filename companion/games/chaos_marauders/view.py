@@ -7,20 +7,14 @@ rules let him keep it only if nobody spots it, so the screen must not spot it fo
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from companion.engine import JSON, Prompt
 from companion.games.chaos_marauders import lines as line_rules
-from companion.games.chaos_marauders.catalog import Ability
+from companion.games.chaos_marauders.catalog import GAME, TITLE, Ability
 from companion.games.chaos_marauders.facts import Facts
 from companion.games.chaos_marauders.placement import count_ability, line_has
-from companion.games.chaos_marauders.scoring import (
-    IdolRollsError,
-    PlayerScore,
-    Tribe,
-    score_table,
-    score_tribe,
-)
+from companion.games.chaos_marauders.result import provisional_score
+from companion.games.chaos_marauders.scoring import PlayerScore, Tribe
 from companion.games.chaos_marauders.state import AttackOffer, BilgeChoice, PlaceStep, State
 from companion.games.chaos_marauders.targets import idol_holder
 
@@ -69,8 +63,8 @@ def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
             }
         )
     return {
-        "game": "chaos-marauders",
-        "title": "Chaos Marauders",
+        "game": GAME,
+        "title": TITLE,
         "round": state.round,
         "active": state.active,
         "draw_pile": sum(state.pile),
@@ -86,7 +80,6 @@ def view(f: Facts, state: State, prompt: Prompt | None) -> dict[str, JSON]:
         "prompt": prompt.to_json() if prompt else None,
         "finished": state.finished,
         "first_to_complete": state.first_to_complete,
-        "result": _result(f, state) if state.finished else None,
     }
 
 
@@ -160,25 +153,4 @@ def _scores(f: Facts, state: State) -> list[dict[str, JSON]]:
 
 
 def _score(f: Facts, tribe: Tribe, first: bool, rolls: tuple[str, ...] | None) -> PlayerScore:
-    try:
-        return score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=rolls)
-    except IdolRollsError:
-        score = score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=("eye",) * 6)
-        return replace(score, idol=0)
-
-
-def result(f: Facts, state: State) -> dict[str, JSON]:
-    return _result(f, state)
-
-
-def _result(f: Facts, state: State) -> dict[str, JSON]:
-    holder = idol_holder(f, state)
-    rolls = {holder: state.idol_faces} if holder is not None and state.idol_faces is not None else None
-    table = score_table(
-        _tribes(state), f.catalog, first_to_complete=state.first_to_complete, idol_rolls=rolls
-    )
-    return {
-        "winners": list(table.winners),
-        "tie": table.tie,
-        "players": [p.to_json() for p in table.players],
-    }
+    return provisional_score(f, tribe, first, rolls)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.bundle import CliCommand, GameBundle
 from companion.engine import JSON
+from companion.games.heroscape.catalog import GAME, TITLE
 from companion.games.heroscape.zones import ZONES
 
 _CLI = "companion.games.heroscape.cli"
@@ -17,8 +18,8 @@ def cards() -> list[dict[str, JSON]]:
 
 
 BUNDLE = GameBundle(
-    name="heroscape",
-    title="HeroScape: Swarm of the Marro",
+    name=GAME,
+    title=TITLE,
     engine="companion.games.heroscape.engine:HeroScape",
     package="companion.games.heroscape",
     zones=ZONES,

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 GAME = "heroscape"
+TITLE = "HeroScape: Swarm of the Marro"
+"""The game's registry name and title (bundle and engine read them; the view repeats the title)."""
 SIZES = ("small", "medium", "large", "huge")
 POWER_KINDS = (
     "defensive-aura",

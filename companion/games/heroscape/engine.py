@@ -17,6 +17,8 @@ from companion.engine import (
     Action,
     Event,
     Game,
+    GameResult,
+    GameType,
     IllegalActionError,
     PlayerId,
     Prompt,
@@ -35,6 +37,7 @@ from companion.games.heroscape import (
     glyphs,
     powers,
     prompts,
+    result,
     rounds,
     scenarios,
     view,
@@ -64,7 +67,15 @@ from companion.games.heroscape.actions import (
     StopOnGlyph,
     UsePower,
 )
-from companion.games.heroscape.catalog import Catalog, CatalogError, Scenario, default_catalog, load_catalog
+from companion.games.heroscape.catalog import (
+    GAME,
+    TITLE,
+    Catalog,
+    CatalogError,
+    Scenario,
+    default_catalog,
+    load_catalog,
+)
 from companion.games.heroscape.common import fail, malformed, owned_label, who
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.state import (
@@ -101,11 +112,13 @@ ARMY_CHOICES = (
 
 
 class HeroScape(Game[State]):
-    name = "heroscape"
-    title = view.TITLE
+    name = GAME
+    title = TITLE
     min_players = 2
     max_players = 4
     actions = CODEC
+    game_type = GameType(simultaneous_moves=True, hidden_information=True)
+    """Every player places order markers at once, face down (A Round of Play): the phones keep them."""
 
     def __init__(self, catalog: Catalog | None = None, owner_data: str = "") -> None:
         self.catalog = catalog or default_catalog()
@@ -341,6 +354,9 @@ class HeroScape(Game[State]):
 
     def actor(self, state: State, action: Action) -> PlayerId | None:
         return actors.actor(state, action)
+
+    def result(self, state: State) -> GameResult:
+        return result.result(self.catalog, state)
 
     def public_action(self, action: Action) -> dict[str, JSON]:
         if isinstance(action, PlaceMarkers | LoseMarker):

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.bundle import Act, LivePosition, Note, Translation, Zone
-from companion.engine import JSON, PlayerId
-from companion.games.heroscape.actions import Decline, EndTurn, Moved
+from companion.bundle import Act, ButtonRole, LivePosition, Note, Press, Translation, Zone
+from companion.games.heroscape.actions import AddCard, Decline, EndTurn, Moved, RemoveCard
 from companion.games.heroscape.armies import card_problem
 from companion.games.heroscape.catalog import default_catalog
 from companion.games.heroscape.ids import UnitId
@@ -24,8 +23,6 @@ from companion.games.heroscape.zones import ARMY
 
 
 class HeroScapeMapper:
-    rolls_one_at_a_time = False  # all the dice of an attack are thrown together
-
     def __init__(self) -> None:
         self._catalog = default_catalog()
         self._titles = {card.id: card.title for card in self._catalog.cards}
@@ -45,13 +42,12 @@ class HeroScapeMapper:
             return None
         return [unit.card for unit in state.sides[zone.player].units]
 
-    def placed(self, zone: Zone, card_id: str, position: LivePosition, came_from: str | None) -> Translation:
+    def placed(self, zone: Zone, card_id: str, position: LivePosition, came_from: Zone | None) -> Translation:
         state = _state(position)
         if zone.kind != ARMY or zone.player is None or zone.player >= state.seats:
-            return Note(f"HeroScape reads army cards only: reader {zone.reader} is not played")
+            return Note(f"HeroScape reads army cards only: {zone.source} is not played")
         seat = zone.player
         what = f"{self.shown_title(card_id)} on {zone.label(position.names)}"
-        payload: dict[str, JSON] = {"kind": "add_card", "player": seat, "card": card_id}
         if state.phase == "rolloff" and not state.started and not state.sides[seat].ready:
             # The draft's opening roll (or the placement roll) comes first: nothing is picked yet.
             asked = position.prompt.text if position.prompt is not None else "the roll-off"
@@ -68,7 +64,7 @@ class HeroScapeMapper:
         problem = card_problem(self._catalog, state, scenario, seat, card_id, state.sets)
         if problem:
             return Note(f"{what}: {problem}")
-        return Act(payload, what)
+        return Act(AddCard(seat, card_id), what)
 
     def lifted(self, zone: Zone, card_id: str, position: LivePosition) -> Translation:
         state = _state(position)
@@ -79,13 +75,11 @@ class HeroScapeMapper:
         copies = [u for u in side.units if u.card == card_id]
         if state.phase == "army" and not side.ready and copies:
             unit = UnitId(seat, card_id, max(u.copy for u in copies)).format()
-            return Act(
-                {"kind": "remove_card", "player": seat, "unit": unit}, f"{self.shown_title(card_id)} put back"
-            )
+            return Act(RemoveCard(seat, unit), f"{self.shown_title(card_id)} put back")
         return Note(f"{self.shown_title(card_id)} lifted from {zone.label(position.names)}: put it back")
 
-    def shout(self, player: PlayerId, position: LivePosition) -> Translation:
-        return Note("HeroScape has no shouts", level="info")
+    def pressed(self, role: ButtonRole, presses: Sequence[Press], position: LivePosition) -> Translation:
+        return Note(f"HeroScape has no {role.title} button", level="info")  # it declares none
 
     def next_action(self, position: LivePosition) -> Translation:
         prompt, game = position.prompt, position.game
@@ -93,7 +87,7 @@ class HeroScapeMapper:
             return Note("Nothing to move on from", level="info")
         for choice in prompt.choices:
             if isinstance(choice.action, Moved | EndTurn | Decline):
-                return Act(game.format_action(choice.action), choice.label)
+                return Act(choice.action, choice.label)
         return Note("Nothing to move on from now: answer on the control page", level="info")
 
 

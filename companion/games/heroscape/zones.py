@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion.bundle import ZoneKind
+from companion.bundle import ZoneField, ZoneKind
 
-ARMY = ZoneKind("army", "army cards", needs=("player",), label="{owner}'s army cards")
+ARMY = ZoneKind("army", "army cards", fields=(ZoneField.seat(),), label="{owner}'s army cards")
 """Where a player lays his army cards: a card settling here joins his army while armies are gathered
 (premade or drafted) and is checked against the army afterwards."""
 

@@ -421,7 +421,6 @@
   }
 
   TableControl.register("heroscape", {
-    wantsPrivate: true,
     prompt: function (box, game, prompt, ctx) {
       if (!prompt) return false;
       if (prompt.kind === "order_markers") markers(box, game, prompt, ctx);
