@@ -10,12 +10,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE_WEB_VISION = {"serial", "gpiozero", "cv2", "flask", "werkzeug", "paho", "qrcode"}
-ADAPTERS_AND_WEB = {"firmware_bridge", "hardware", "vision", "web"}
+ADAPTERS_AND_WEB = {"firmware_bridge", "hardware", "vision", "web", "mqtt_link"}
 WIRING = "companion/cli"  # the entry point is the one place that wires adapters and web together
 SHARED_TYPES = {"companion.engine", "companion.bundle", "companion.names"}
 """What a game may import of the platform: the engine's shape, the bundle's declarations and how people
 type a name (one spelling rule for catalogs and the table)."""
-PLATFORM = ("companion/session", "companion/table", "web", "hardware", "firmware_bridge", "vision")
+PLATFORM = (
+    "companion/session",
+    "companion/table",
+    "companion/hall",
+    "web",
+    "hardware",
+    "firmware_bridge",
+    "vision",
+    "mqtt_link",
+)
 """Code that must work for every game: it finds games through the registry, never by name."""
 
 
