@@ -20,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.cli.hall_wiring import hall_publishing
 from companion.cli.wiring import adapters
 from companion.settings import Settings, SettingsError, load_settings
 
@@ -316,7 +317,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"companion serve: {exc}", file=sys.stderr)
             return 1
         try:
-            with adapters(settings, session) as wired, serving(settings, session, wired.table) as server:
+            with (
+                adapters(settings, session) as wired,
+                hall_publishing(settings, session),
+                serving(settings, session, wired.table) as server,
+            ):
                 print_banner(settings, server)
                 while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
                     pass

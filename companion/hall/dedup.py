@@ -32,7 +32,9 @@ class Deduplicator:
         """True the first time ``seq`` of ``table``'s log arrives, False for a duplicate."""
         seen = self._tables.get(table)
         if seen is None or seen.log != log:
-            seen = self._tables[table] = _Seen(log, since)
+            # The first seq seen is the baseline: a hall that began listening after the table started
+            # publishing never gets the earlier seqs, and waiting for them would be a gap for ever.
+            seen = self._tables[table] = _Seen(log, max(since, seq - 1))
         if seq <= seen.upto or seq in seen.ahead:
             return False
         if seq == seen.upto + 1:
@@ -42,9 +44,12 @@ class Deduplicator:
                 seen.ahead.discard(seen.upto)
         else:
             seen.ahead.add(seq)
-            if len(seen.ahead) > MAX_AHEAD:  # a gap never filled: remember the newest seqs only
+            if len(seen.ahead) > MAX_AHEAD:  # a gap never filled: give it up, remember what follows
                 seen.upto = min(seen.ahead)
                 seen.ahead.discard(seen.upto)
+                while seen.upto + 1 in seen.ahead:
+                    seen.upto += 1
+                    seen.ahead.discard(seen.upto)
         return True
 
     def missing(self, table: TableId) -> tuple[int, int] | None:

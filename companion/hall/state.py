@@ -229,6 +229,10 @@ class HallState:
             state = self._tables.get(TableId(table))
             return [] if state is None else list(reversed(list(state.recent)[:limit]))
 
+    def tiles_name(self, table: str) -> str:
+        state = self._tables.get(TableId(table))
+        return table if state is None else (state.name or table)
+
     def table_ids(self) -> list[str]:
         with self._changed:
             return sorted(self._tables)
