@@ -7,6 +7,7 @@ as a real hall's broker does. Optional password and ACL files make it check tabl
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
 import signal
@@ -75,6 +76,7 @@ class EmbeddedBroker:
                 password_path=self.password_file,
                 acl_path=self.acl_file,
                 log_dest=f"file {self.log}",
+                user=getpass.getuser(),  # this process's user owns the folder it writes to
             )
         )
         assert self.binary is not None

@@ -70,6 +70,7 @@ def mosquitto_conf(
     acl_path: Path | None,
     tls: Tls | None = None,
     log_dest: str = "stderr",
+    user: str | None = None,
 ) -> str:
     """A ``mosquitto.conf``: one listener, persistence, authentication and ACL when given, TLS when
     given. Without a password file the listener is anonymous (a single machine's try only)."""
@@ -87,6 +88,8 @@ def mosquitto_conf(
         "log_type notice",
         "connection_messages true",
     ]
+    if user is not None:  # Mosquitto started as root runs as "mosquitto", who cannot write our folders
+        lines.append(f"user {user}")
     if persistence is not None:
         lines += ["persistence true", f"persistence_location {persistence}/", "autosave_interval 60"]
     if password_path is not None:
