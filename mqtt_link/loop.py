@@ -261,6 +261,10 @@ class Link:
 
     def _on_socket_open(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
         if client is self.client:
+            try:  # small packets (an input, a PUBACK) go at once, not after the peer's delayed ACK
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except (OSError, AttributeError):
+                pass
             self.loop.watch(sock, self, write=False)
 
     def _on_socket_close(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:

@@ -88,6 +88,7 @@ class TablePublisher:
             max_inflight=WINDOW,
         )
         self._subscription: Any = None
+        self._reader: Any = None
         self._scheduled = False
         self._lock = threading.Lock()
         self._inflight: dict[int, int] = {}  # mid -> seq
@@ -112,6 +113,7 @@ class TablePublisher:
             start = int(first[0]["seq"]) - 1 if first else start  # type: ignore[arg-type]
         mark = self.watermark.load(self.config.hall, self.config.table, first_game, start)
         self._sent = mark.acked
+        self._reader = self.session.log_reader()  # kept open, used on the loop's thread only
         self._subscription = self.session.subscribe(self._wake)
         self.link.start()
         return self
@@ -121,6 +123,7 @@ class TablePublisher:
         if self._subscription is not None:
             self._subscription.close()
         self.link.close_soon(self._goodbye)
+        self.loop.call(self._reader.close)
         self.watermark.save(force=True)
 
     @property
@@ -158,7 +161,7 @@ class TablePublisher:
 
     def _publish_inputs(self) -> None:
         while len(self._inflight) < WINDOW:
-            items = self.session.inputs_after(self._sent, WINDOW - len(self._inflight))
+            items = self._reader.inputs_after(self._sent, WINDOW - len(self._inflight))
             if not items:
                 return
             for item in items:

@@ -46,7 +46,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--tables", type=int, default=50, help="simulated tables (default 50)")
     parser.add_argument("--events", type=int, default=200, help="inputs each table commits (default 200)")
-    parser.add_argument("--seconds", type=float, default=40.0, help="how long the tables play (default 40)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=100.0,
+        help="how long the tables play (default 100: 2 inputs a second each)",
+    )
     parser.add_argument("--cut", type=int, default=5, help="tables cut off from the broker (default 5)")
     parser.add_argument("--cut-seconds", type=float, default=10.0, help="for how long (default 10)")
     parser.add_argument("--restarts", type=int, default=2, help="broker restarts during the run (default 2)")

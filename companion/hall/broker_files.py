@@ -82,6 +82,7 @@ def mosquitto_conf(
         # A hall that is away keeps its queue: an evening of 100 tables is far more than the default 1000.
         "max_queued_messages 100000",
         "max_inflight_messages 100",
+        "set_tcp_nodelay true",  # an event or a PUBACK is sent at once, not after a delayed ACK
         f"log_dest {log_dest}",
         "log_type error",
         "log_type warning",

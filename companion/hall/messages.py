@@ -120,6 +120,8 @@ class Message:
     table: TableId
     leaf: Leaf
     body: dict[str, Any]
+    raw: bytes = b""
+    """The payload as it came (a view is relayed to browsers as the table encoded it)."""
 
 
 def _finite(text: str) -> float:
@@ -270,4 +272,4 @@ def read_message(table: TableId, leaf: Leaf, payload: bytes) -> Message:
         if named != table:
             raise MessageError(f"a message on table {table}'s topic names table {str(named)[:40]!r}")
     _CHECKS[leaf](body)
-    return Message(table, leaf, body)
+    return Message(table, leaf, body, payload if leaf == "view" else b"")

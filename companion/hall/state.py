@@ -155,7 +155,10 @@ class HallState:
                     )
                     return False
                 state = self._tables[table] = TableState(table)
-            changed = getattr(self, f"_{message.leaf}")(state, message.body)
+            if message.leaf == "view":
+                changed = self._view(state, message.body, message.raw)
+            else:
+                changed = getattr(self, f"_{message.leaf}")(state, message.body)
             if changed:
                 self.version += 1
                 self._changed.notify_all()
@@ -189,7 +192,7 @@ class HallState:
         )
         return True
 
-    def _view(self, state: TableState, body: dict[str, Any]) -> bool:
+    def _view(self, state: TableState, body: dict[str, Any], raw: bytes = b"") -> bool:
         if (
             state.view is not None
             and body["seq"] < state.view["seq"]
@@ -197,7 +200,7 @@ class HallState:
         ):
             return False  # an older view delivered late
         state.view = body
-        state.view_json = json.dumps(body, separators=(",", ":"))
+        state.view_json = raw.decode() if raw else json.dumps(body, separators=(",", ":"))
         return True
 
     def _status(self, state: TableState, body: dict[str, Any]) -> bool:

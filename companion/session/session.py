@@ -227,6 +227,10 @@ class Session:
         publisher re-reads after its watermark (store and forward from the log itself)."""
         return history_queries.inputs_after(self.db_path, seq, limit, self._redactor(), game_id)
 
+    def log_reader(self) -> history_queries.LogReader:
+        """``inputs_after`` over a connection of its own kept open (one thread at a time; ``close`` it)."""
+        return history_queries.LogReader(self.db_path, self._redactor)
+
     def _redactor(self) -> history_queries.Redact:
         view = self._feed.latest
         game, current = view.live.game, view["game_id"]
