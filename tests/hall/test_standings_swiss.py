@@ -168,5 +168,5 @@ def test_the_top_players_meet_and_the_bye_goes_to_the_lowest_without_one():
 
 def test_a_hundred_players_pair_quickly():
     players = names(100)
-    met, complete = play_rounds(players, 7, 2, 2, random.Random(3))
+    _, complete = play_rounds(players, 7, 2, 2, random.Random(3))
     assert complete
