@@ -259,11 +259,28 @@ def _check_view(body: dict[str, Any]) -> None:
     _field(body, "game", dict, optional=True)
 
 
-_CHECKS = {"events": _check_event, "status": _check_status, "result": _check_result, "view": _check_view}
+_CHECKS = {"events": _check_event, "status": _check_status, "result": _check_result}
+
+
+def read_view(payload: bytes) -> dict[str, Any]:
+    """A table's view, checked (size, JSON, depth, shape); MessageError saying why it was refused."""
+    body = decode(payload, MAX_BYTES["view"])
+    if not isinstance(body, dict):
+        raise MessageError("the payload is not a JSON object")
+    _check_view(body)
+    return body
 
 
 def read_message(table: TableId, leaf: Leaf, payload: bytes) -> Message:
-    """The checked message of ``table`` on ``leaf``; MessageError saying why it was refused."""
+    """The checked message of ``table`` on ``leaf``; MessageError saying why it was refused.
+
+    A view is only measured here: it is read (``read_view``) when a page asks for it, so a hall that
+    nobody watches does not parse the views of a hundred tables (each is about 20 kB, one per input).
+    """
+    if leaf == "view":
+        if len(payload) > MAX_BYTES["view"]:
+            raise MessageError(f"the payload is {len(payload)} bytes, more than {MAX_BYTES['view']}")
+        return Message(table, leaf, {}, payload)
     body = decode(payload, MAX_BYTES[leaf])
     if not isinstance(body, dict):
         raise MessageError("the payload is not a JSON object")
@@ -272,4 +289,4 @@ def read_message(table: TableId, leaf: Leaf, payload: bytes) -> Message:
         if named != table:
             raise MessageError(f"a message on table {table}'s topic names table {str(named)[:40]!r}")
     _CHECKS[leaf](body)
-    return Message(table, leaf, body, payload if leaf == "view" else b"")
+    return Message(table, leaf, body)

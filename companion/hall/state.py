@@ -8,7 +8,6 @@ at most ``MAX_TABLES`` are kept so a flood of made-up ids cannot grow the hall w
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import deque
@@ -18,7 +17,7 @@ from typing import Any
 
 from companion.engine import JSON
 from companion.hall.dedup import Deduplicator
-from companion.hall.messages import Message
+from companion.hall.messages import Message, MessageError, read_view
 from companion.hall.topics import TableId
 
 MAX_TABLES = 500
@@ -34,8 +33,37 @@ class TableState:
     reason: str = ""
     log: str = ""
     status: dict[str, Any] = field(default_factory=dict)
-    view: dict[str, Any] | None = None
-    view_json: str | None = None
+    view_raw: bytes | None = None
+    """The latest view as the table published it, read only when a page asks (``view``)."""
+    _view: dict[str, Any] | None = None
+    _view_json: str | None = None
+    _view_of: bytes | None = None
+    on_refused: Callable[[str], None] | None = None
+
+    def _read_view(self) -> None:
+        if self._view_of is self.view_raw:
+            return
+        self._view_of = self.view_raw
+        self._view = self._view_json = None
+        if self.view_raw is None:
+            return
+        try:
+            self._view = read_view(self.view_raw)
+            self._view_json = self.view_raw.decode()
+        except MessageError as exc:
+            if self.on_refused is not None:
+                self.on_refused(f"table {self.table} view: {exc}")
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        self._read_view()
+        return self._view
+
+    @property
+    def view_json(self) -> str | None:
+        self._read_view()
+        return self._view_json
+
     result: dict[str, Any] | None = None
     seq: int = 0
     """The highest seq of an event the hall took from this table."""
@@ -134,6 +162,10 @@ class HallState:
 
     # -- writing (the reader thread) -----------------------------------------------------------
 
+    def _refused_view(self, reason: str) -> None:
+        self.refused += 1
+        self.problems.append(reason)
+
     def refuse(self, reason: str) -> None:
         with self._changed:
             self.refused += 1
@@ -156,7 +188,9 @@ class HallState:
                     return False
                 state = self._tables[table] = TableState(table)
             if message.leaf == "view":
-                changed = self._view(state, message.body, message.raw)
+                state.view_raw = message.raw
+                state.on_refused = self._refused_view
+                changed = True
             else:
                 changed = getattr(self, f"_{message.leaf}")(state, message.body)
             if changed:
@@ -192,17 +226,6 @@ class HallState:
         )
         return True
 
-    def _view(self, state: TableState, body: dict[str, Any], raw: bytes = b"") -> bool:
-        if (
-            state.view is not None
-            and body["seq"] < state.view["seq"]
-            and body.get("game_id") == state.view.get("game_id")
-        ):
-            return False  # an older view delivered late
-        state.view = body
-        state.view_json = raw.decode() if raw else json.dumps(body, separators=(",", ":"))
-        return True
-
     def _status(self, state: TableState, body: dict[str, Any]) -> bool:
         state.status = body
         state.online = bool(body["online"])
@@ -224,8 +247,9 @@ class HallState:
         return self._tables.get(TableId(table))
 
     def view_json(self, table: str) -> str | None:
-        state = self._tables.get(TableId(table))
-        return None if state is None else state.view_json
+        with self._changed:
+            state = self._tables.get(TableId(table))
+            return None if state is None else state.view_json
 
     def recent(self, table: str, limit: int = RECENT) -> list[dict[str, Any]]:
         with self._changed:

@@ -165,3 +165,27 @@ def test_any_bytes_are_read_or_refused_never_crash(payload):
             read_message(TableId("t1"), leaf, payload)
         except MessageError:
             pass
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (b"[" * 5000 + b"]" * 5000, "nested deeper"),
+        (b'{"seq": 1, "status": "lost"}', "status"),
+        (b"[]", "not a JSON object"),
+    ],
+)
+def test_a_view_is_checked_when_it_is_read(payload, reason):
+    from companion.hall.messages import read_view
+
+    with pytest.raises(MessageError, match=reason):
+        read_view(payload)
+
+
+def test_a_hostile_view_is_never_relayed():
+    from companion.hall.state import HallState
+
+    state = HallState()
+    state.apply(read_message(TableId("t1"), "view", b"[" * 5000 + b"]" * 5000))
+    assert state.view_json("t1") is None and state.tiles()[0]["players"] == []
+    assert state.refused == 1 and "nested deeper" in state.problems[-1]
