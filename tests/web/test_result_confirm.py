@@ -24,7 +24,9 @@ def nim(tmp_path: Path):
 
 def finish(session: Session) -> None:
     assert session.submit(Command("new_game", "test", setup_json(piles=[1], players=2))).accepted
-    assert session.submit(Command("act", "test", {"kind": "take", "player": 0, "pile": 0, "count": 1})).accepted
+    assert session.submit(
+        Command("act", "test", {"kind": "take", "player": 0, "pile": 0, "count": 1})
+    ).accepted
 
 
 def phone(app, seat=None):
@@ -80,7 +82,9 @@ def test_without_a_hall_there_is_nothing_to_confirm_and_strangers_get_nothing(ni
     finish(nim)
     owner = {"X-Table-Pin": PIN}
     assert app.test_client().get("/control/result", headers=owner).json == {"enabled": False}
-    assert app.test_client().post("/control/result/confirm", json={"seat": 0}, headers=owner).status_code == 404
+    assert (
+        app.test_client().post("/control/result/confirm", json={"seat": 0}, headers=owner).status_code == 404
+    )
     hall_app = create_app(CONFIG, nim)
     assert hall_app.test_client().get("/control/result").status_code == 403
     assert hall_app.test_client().post("/control/result/confirm", json={"seat": 0}).status_code == 403
