@@ -71,6 +71,55 @@ def references_path(db: Path, game: str) -> Path:
 
 
 @dataclass(frozen=True)
+class HallSettings:
+    """The ``[hall]`` section: this table publishes to a hall's MQTT broker (docs/hall.md)."""
+
+    broker: str
+    """``mqtt://host:1883`` or ``mqtts://host:8883`` (TLS)."""
+    hall: str
+    table: str
+    """This table's id in the hall (a-z, 0-9, '-', '_'; also its user name on the broker)."""
+    name: str = ""
+    """What the hall page calls this table ("Table 3 by the window"); default: its id."""
+    username: str | None = None
+    password: str | None = None
+    cafile: Path | None = None
+    """The CA of the broker's TLS certificate; None: the system's CAs."""
+
+
+_HALL: dict[str, type] = {
+    "broker": str,
+    "hall": str,
+    "table": str,
+    "name": str,
+    "username": str,
+    "password": str,
+    "cafile": str,
+}
+
+
+def _hall(value: Any) -> HallSettings:
+    from companion.hall.topics import TopicError, check_id
+
+    if not isinstance(value, Mapping):
+        raise SettingsError("setting 'hall' must be a table ([hall])")
+    for key, item in value.items():
+        if key not in _HALL:
+            raise SettingsError(f"unknown setting 'hall.{key}' (known: {', '.join(_HALL)})")
+        if not isinstance(item, _HALL[key]):
+            raise SettingsError(f"setting 'hall.{key}': {item!r} has the wrong type")
+    missing = [key for key in ("broker", "hall", "table") if not value.get(key)]
+    if missing:
+        raise SettingsError(f"setting 'hall' needs {', '.join(missing)}")
+    try:
+        check_id(value["hall"], "hall.hall")
+        check_id(value["table"], "hall.table")
+    except TopicError as exc:
+        raise SettingsError(f"setting {exc}") from None
+    return HallSettings(**{**value, **({"cafile": Path(value["cafile"])} if "cafile" in value else {})})
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the entry point needs to wire the table together."""
 
@@ -106,6 +155,8 @@ class Settings:
     rules texts lack, corrected from the physical game); the served engines use it."""
     camera: CameraSettings | None = None
     """The ``[camera]`` section; None: no camera at this table."""
+    hall: HallSettings | None = None
+    """The ``[hall]`` section; None: this table publishes to no hall."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Tables the web app does not know ([hardware], [vision], ...), kept for their own wiring."""
 
@@ -149,6 +200,7 @@ class Settings:
             "PUBLIC_URL": self.public_url,
             "PLAYER_ROLLS": self.player_rolls,
             "TV_FRAME_ANCESTORS": self.tv_frame_ancestors,
+            "HALL_CONFIRM": self.hall is not None,
             "DEFAULT_GAME": self.game,
             "DEFAULT_PLAYERS": [p.to_json() for p in self.players],
             "SSE_KEEPALIVE": self.sse_keepalive,
@@ -192,6 +244,8 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
             values["camera"] = _camera(value)
         elif key == "data":
             values["game_data"] = _game_data(value)
+        elif key == "hall":
+            values["hall"] = _hall(value)
         elif key in _SECTIONS and isinstance(value, Mapping):
             extra[key] = dict(value)
         else:

@@ -28,7 +28,7 @@ HARDWARE_WEB_VISION = {
     "qrcode",
     "waitress",
 }
-ADAPTERS_AND_WEB = {"firmware_bridge", "hardware", "vision", "web"}
+ADAPTERS_AND_WEB = {"firmware_bridge", "hardware", "vision", "web", "mqtt_link"}
 FIRST_PARTY = {"companion", *ADAPTERS_AND_WEB}
 WIRING = "companion/cli"  # the entry point is the one place that wires adapters and web together
 SHARED_TYPES = ("companion.engine", "companion.bundle", "companion.names")
@@ -40,10 +40,12 @@ PLATFORM = (
     "companion/cli",
     "companion/session",
     "companion/table",
+    "companion/hall",
     "web",
     "hardware",
     "firmware_bridge",
     "vision",
+    "mqtt_link",
 )
 """Code that must work for every game: it finds games through the registry, never by name."""
 THIRD_PARTY: dict[str, set[str]] = {

@@ -25,6 +25,7 @@ from web import (
     pairing,
     phone_admin,
     phones,
+    results,
     screens,
     seats,
     stream,
@@ -56,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "PHONE_IDLE_DAYS": 30,  # a trusted phone not seen for this long must be let in again
     "PLAYER_ROLLS": True,  # a phone that plays a seat enters its own seat's dice (web.acting)
     "TV_FRAME_ANCESTORS": None,  # pages that may frame the TV page (a hall); None: none may (web.headers)
+    "HALL_CONFIRM": False,  # the table publishes to a hall: players confirm results on their phones
     # Joining without the PIN (web.pairing): a code for the asking phone, shown on trusted displays only.
     "PAIR_LOCAL_DISPLAY": True,  # a browser on this machine (the kiosk on the TV) is a trusted display
     "JOIN_SECONDS": 120.0,  # a code's life
@@ -96,6 +98,7 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     app.register_blueprint(screens.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(phone_admin.bp)
+    app.register_blueprint(results.bp)
     errors.init_app(app)
     limits.init_app(app)
     return app

@@ -16,6 +16,7 @@ SUBCOMMAND_MODULES = (
     "companion.cli.score",
     "companion.cli.extras",
     "companion.cli.serve",
+    "companion.cli.hall",
     "companion.cli.demo",
     "companion.cli.bench",
     "companion.cli.devices",

@@ -6,6 +6,7 @@ import argparse
 import importlib
 
 BENCH_MODULES = (
+    "companion.cli.bench_hall",
     "companion.cli.bench_latency",
     "companion.cli.bench_link",
     "companion.cli.bench_load",

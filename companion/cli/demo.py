@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.bundle import DemoHands, DemoKit, DemoLayout, GameBundle, LivePosition
+from companion.cli.hall_wiring import hall_publishing
 from companion.cli.serve import (
     ServerError,
     add_server_arguments,
@@ -222,13 +223,14 @@ def run(args: argparse.Namespace) -> int:
                 print(f"companion demo: {exc}", file=sys.stderr)
                 return 1
             try:
-                if args.no_device:
-                    with serving(settings, session) as server:
-                        print_banner(settings, server)
-                        table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), seats=seats)
-                        play(table, STEP_SECONDS / args.speed, stop)
-                else:
-                    _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop, camera)
+                with hall_publishing(settings, session):  # with [hall] in --config, the demo joins a hall
+                    if args.no_device:
+                        with serving(settings, session) as server:
+                            print_banner(settings, server)
+                            table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), seats=seats)
+                            play(table, STEP_SECONDS / args.speed, stop)
+                    else:
+                        _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop, camera)
             except ServerError as exc:  # the port is taken
                 print(f"companion demo: {exc}", file=sys.stderr)
                 return 1

@@ -21,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.cli.hall_wiring import hall_publishing
 from companion.cli.sensors import check_sensor_settings
 from companion.cli.service import systemd_service
 from companion.cli.wiring import adapters
@@ -331,7 +332,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"companion serve: {exc}", file=sys.stderr)
             return 1
         try:
-            with adapters(settings, session) as wired, serving(settings, session, wired.table) as server:
+            with (
+                adapters(settings, session) as wired,
+                hall_publishing(settings, session),
+                serving(settings, session, wired.table) as server,
+            ):
                 print_banner(settings, server)
                 with systemd_service(session, server, base_url(settings, server.port)):
                     while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly

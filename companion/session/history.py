@@ -108,6 +108,49 @@ def history(
     return [redact(input_json(input_row(r))) for r in reversed(rows)]
 
 
+def inputs_after(
+    path: str | Path, seq: int, limit: int = 256, redact: Redact = _keep, game_id: int | None = None
+) -> list[dict[str, JSON]]:
+    """At most ``limit`` inputs with a seq above ``seq``, in log order (of ``game_id`` only, if given)."""
+    conn = _open(path)
+    if conn is None:
+        return []
+    where, params = ("seq > ?", [seq]) if game_id is None else ("seq > ? AND game_id = ?", [seq, game_id])
+    with closing(conn):
+        rows = conn.execute(
+            f"SELECT {INPUT_COLUMNS} FROM inputs WHERE {where} ORDER BY seq LIMIT ?", (*params, max(0, limit))
+        ).fetchall()
+    return [redact(input_json(input_row(r))) for r in rows]
+
+
+class LogReader:
+    """``inputs_after`` over one read-only connection kept open, for a reader that asks after every
+    input (the hall publisher): opening a connection per question costs more than the question. Used by
+    one thread at a time."""
+
+    def __init__(self, path: str | Path, redact: Callable[[], Redact]) -> None:
+        self.path = Path(path)
+        self._redact = redact
+        self._conn: sqlite3.Connection | None = None
+
+    def inputs_after(self, seq: int, limit: int = 256, game_id: int | None = None) -> list[dict[str, JSON]]:
+        if self._conn is None:
+            self._conn = _open(self.path)
+            if self._conn is None:
+                return []
+        where, params = ("seq > ?", [seq]) if game_id is None else ("seq > ? AND game_id = ?", [seq, game_id])
+        rows = self._conn.execute(
+            f"SELECT {INPUT_COLUMNS} FROM inputs WHERE {where} ORDER BY seq LIMIT ?", (*params, max(0, limit))
+        ).fetchall()
+        redact = self._redact()
+        return [redact(input_json(input_row(r))) for r in rows]
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
 def export_jsonl(path: str | Path, game_id: int | None = None, redact: Redact = _keep) -> Iterator[str]:
     """A game as JSON Lines, each line ending in a newline: a header, then every input in order.
 

@@ -206,8 +206,10 @@ class Session:
     def position(self) -> LivePosition:
         return self._feed.latest.live
 
-    def subscribe(self) -> Subscriber:
-        return self._feed.subscribe()
+    def subscribe(self, notify: Callable[[], None] | None = None) -> Subscriber:
+        """A feed of views; ``notify`` (optional) is called on the writer's thread after each view is
+        queued, so one event loop can wait on many sessions' feeds (it must not block)."""
+        return self._feed.subscribe(notify)
 
     def report_device(self, name: str, status: Mapping[str, JSON]) -> None:
         """Safe from any thread (a serial or GPIO callback): the writer merges it and republishes."""
@@ -234,6 +236,16 @@ class Session:
 
     def export_jsonl(self, game_id: int | None = None) -> Iterator[str]:
         return history_queries.export_jsonl(self.db_path, game_id, self._redactor())
+
+    def inputs_after(self, seq: int, limit: int = 256, game_id: int | None = None) -> list[dict[str, JSON]]:
+        """Inputs with a seq above ``seq`` in log order, of every game (or of ``game_id``), as the
+        history shows them (secrets of the game being played in their public form): what the hall
+        publisher re-reads after its watermark (store and forward from the log itself)."""
+        return history_queries.inputs_after(self.db_path, seq, limit, self._redactor(), game_id)
+
+    def log_reader(self) -> history_queries.LogReader:
+        """``inputs_after`` over a connection of its own kept open (one thread at a time; ``close`` it)."""
+        return history_queries.LogReader(self.db_path, self._redactor)
 
     def _redactor(self) -> history_queries.Redact:
         view = self._feed.latest
