@@ -209,33 +209,57 @@ class Session:
     # -- reading the log (any thread) -----------------------------------------------------------
 
     def games(self) -> list[dict[str, JSON]]:
-        return history_queries.games(self.db_path)
+        """Every game of the log with its status (``history.GAME_STATUSES``): the current one is
+        ``playing`` or ``finished`` (or ``closed``), a game set aside before its end is ``resumable``."""
+        return history_queries.games(self.db_path, self._current_status())
 
     def history(self, game_id: int | None = None, limit: int = 100) -> list[dict[str, JSON]]:
-        """Inputs as anyone at the table may read them: secret actions of the game being played
-        (face-down order markers) show only their public form."""
+        """Inputs as anyone at the table may read them: secret actions of a game still being played
+        (the current one, or one set aside to be resumed) show only their public form."""
         return history_queries.history(self.db_path, game_id, limit, self._redactor())
 
     def export_jsonl(self, game_id: int | None = None) -> Iterator[str]:
-        return history_queries.export_jsonl(self.db_path, game_id, self._redactor())
+        return history_queries.export_jsonl(self.db_path, game_id, self._redactor(), self._current_status())
+
+    def _current_status(self) -> str:
+        status = self._feed.latest["status"]
+        return "finished" if status == "finished" else "playing"
 
     def _redactor(self) -> history_queries.Redact:
+        """Hides the secrets of every game that is not over: the current one while it is played, and
+        those set aside unfinished (they can be resumed). A finished or closed game keeps none."""
         view = self._feed.latest
-        game, current = view.live.game, view["game_id"]
-        if game is None or view["status"] != "playing":
-            return lambda item: item  # a finished game keeps no secrets
+        keeping: dict[int, Game | None] = {}
+        if view.live.game is not None and view["status"] == "playing":
+            keeping[view["game_id"]] = view.live.game
+        for entry in history_queries.games(self.db_path):
+            if entry["status"] == "set_aside" and entry["id"] not in keeping:
+                keeping[entry["id"]] = self._engine(str(entry["game"]))
+        if not keeping:
+            return lambda item: item
 
         def redact(item: dict[str, JSON]) -> dict[str, JSON]:
             action = item.get("action")
-            if item.get("game_id") != current or item.get("kind") != "act" or not isinstance(action, dict):
+            game_id = item.get("game_id")
+            if game_id not in keeping or item.get("kind") != "act" or not isinstance(action, dict):
                 return item
-            try:
-                public = game.public_action(game.parse_action(action))
-            except ActionError:
-                return item
+            game = keeping[game_id]
+            if game is None:  # no engine to tell its public form: only what every action shows
+                public = {k: action[k] for k in ("kind", "player") if k in action}
+            else:
+                try:
+                    public = game.public_action(game.parse_action(action))
+                except ActionError:
+                    return item
             return item if public == action else {**item, "action": public, "observation": None}
 
         return redact
+
+    def _engine(self, name: str) -> Game | None:
+        try:
+            return self._writer.find_game(name)
+        except Exception:
+            return None
 
     # -- the writer thread --------------------------------------------------------------------
 
