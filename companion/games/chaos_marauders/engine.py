@@ -19,6 +19,7 @@ from companion.engine import (
     IllegalActionError,
     MalformedActionError,
     PlayerId,
+    Player,
     Prompt,
     Roll,
     Setup,
@@ -90,6 +91,12 @@ class ChaosMarauders(Game[State]):
     min_players = 2
     max_players = 4
     actions = CODEC
+    default_players = (
+        Player("Grotsnik", "#e23b3b"),
+        Player("Ugluk", "#2f7df6"),
+        Player("Snagla", "#2fb84f"),
+        Player("Bogrot", "#f2b01e"),
+    )
 
     def __init__(self, facts: Facts | None = None, owner_data: str = "") -> None:
         self.facts = facts or default_facts()
