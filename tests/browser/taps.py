@@ -252,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{report['turns']} turns, {report['moves']} moves: {report['taps_per_turn']} taps per turn"
             f" ({report['legacy_taps_per_turn']} before), {report['taps_per_card']} per card drawn"
             f" ({report['legacy_taps_per_card']} before); {report['cards_in_two_taps_or_fewer']:.0%} of cards"
-            f" in two taps or fewer; {report['swipes']} swipes {report['swipes_by_move']}; not on the phone: {report['not_on_phone']}"
+            f" in two taps or fewer; {report['swipes']} swipes {report['swipes_by_move']};"
+            f" not on the phone: {report['not_on_phone']}"
         )
         print(json.dumps(report))
     return 0

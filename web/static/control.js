@@ -18,7 +18,7 @@ var TableControl = (function () {
   var secret = { seq: null, data: null }; // the seat's private view (GET /control/private)
   var listeners = []; // functions told of every view after it is drawn (phones.js)
   var offered = null; // {game, card, source}: a card a reader of the phone (its camera) identified
-  var bringPrompt = false; // a move of this phone was accepted: show the next question when it comes
+  var moved = null; // {seq, asked}: a move of this phone was accepted; its next question is brought into view
   var toastTimer = null;
 
   function $(id) { return document.getElementById(id); }
@@ -41,6 +41,7 @@ var TableControl = (function () {
   }
 
   function send(kind, payload) {
+    var asked = $("c-prompt").textContent;
     say("Sending…", true);
     return fetch(config.commands, {
       method: "POST",
@@ -54,7 +55,8 @@ var TableControl = (function () {
         if (answer.body.accepted) {
           var told = (answer.body.events || []).map(function (e) { return e.text; }).filter(Boolean)[0];
           say("Done" + (told ? ": " + told : " (#" + answer.body.seq + ")"), true);
-          bringPrompt = true;
+          moved = { seq: answer.body.seq, asked: asked };
+          if (view && view.seq >= moved.seq) showPrompt(); // the view came before the answer
         } else say(answer.body.reason || "Refused (" + answer.status + ")", false);
         return answer.body;
       })
@@ -155,11 +157,11 @@ var TableControl = (function () {
   function renderSeat(v, renderer) {
     var bar = $("c-seatbar");
     var game = v.game;
-    bar.hidden = !game || game.finished;
+    bar.hidden = !game || game.finished || v.status !== "playing";
     if (bar.hidden) return;
     if (seat.game !== v.game_id) { seat.game = v.game_id; seat.seat = null; loadSeat(); }
     var select = clear($("c-seat"));
-    option(select, "", "nobody (shared phone)");
+    option(select, "", "all seats (shared)");
     players().forEach(function (p) { option(select, String(p.seat), p.name); });
     select.value = seat.seat === null ? "" : String(seat.seat);
     select.onchange = function () { claimSeat(select.value, false); };
@@ -297,12 +299,13 @@ var TableControl = (function () {
     hint.hidden = !why;
   }
 
-  function showPrompt(before) {
+  function showPrompt() {
     // After a move of this phone, a new question is brought into view if the player scrolled away.
+    if (!moved || !view || view.seq < moved.seq) return;
+    var changed = $("c-prompt").textContent !== moved.asked;
+    moved = null;
+    if (!changed) return;
     var card = $("c-prompt-card");
-    var changed = $("c-prompt").textContent !== before;
-    if (!bringPrompt || !changed) return;
-    bringPrompt = false;
     var box = card.getBoundingClientRect();
     if (box.top < 0 || box.top > window.innerHeight * 0.6) card.scrollIntoView({ block: "start", behavior: "smooth" });
   }
@@ -318,7 +321,6 @@ var TableControl = (function () {
     var renderer = game ? renderers[game.game] || {} : {};
     if (game) catalog(game.game);
     renderSeat(v, renderer);
-    var before = $("c-prompt").textContent;
     $("c-title").textContent = game ? game.title : "No game";
     $("c-round").textContent = game && game.round ? "· round " + game.round : "";
     $("c-prompt").textContent = !game ? "No game running: start one below" : closed ? "This game was closed" :
@@ -338,7 +340,7 @@ var TableControl = (function () {
     loadHistory();
     if (window.TableNewGame) TableNewGame.onView(v);
     if (window.TablePastGames) TablePastGames.onView(v);
-    showPrompt(before);
+    showPrompt();
     listeners.forEach(function (listener) { listener(v); });
   }
 

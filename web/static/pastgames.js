@@ -60,7 +60,7 @@ var TablePastGames = (function () {
     head.appendChild(el("span", "pastgame-status", STATUS[game.status] || game.status));
     li.appendChild(head);
     li.appendChild(el("span", "pastgame-players", names(game)));
-    li.appendChild(el("span", "hint", when(game.last_at || game.created) + " · " + game.inputs + " inputs"));
+    li.appendChild(el("span", "hint", when(game.last_at || game.created) + " · " + game.inputs + (game.inputs === 1 ? " input" : " inputs")));
     var buttons = el("div", "row");
     if (game.resumable) {
       var go = el("button", "primary small", "Resume");

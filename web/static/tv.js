@@ -171,7 +171,7 @@ var TableTV = (function () {
     var top = document.getElementById("top");
     var status = clear(document.getElementById("status"));
     if (!game) {
-      prompt.textContent = "No game yet: scan the code with a phone to start one";
+      prompt.textContent = "No game yet";
       top.style.removeProperty("--player");
       text("game-title", "Table Companion");
       text("round", "");
@@ -376,7 +376,10 @@ var TableTV = (function () {
   function render(view) {
     var game = view.game;
     // A game closed with End game is no longer live: its board stays, without a question or a turn.
-    if (game && view.status !== "playing" && !game.finished) game = Object.assign({}, game, { prompt: null, closed: true });
+    if (game && view.status !== "playing" && !game.finished) {
+      var idle = (game.players || []).map(function (p) { return Object.assign({}, p, { active: false }); });
+      game = Object.assign({}, game, { prompt: null, players: idle, closed: true });
+    }
     var renderer = game ? rendererOf(game) : plain;
     var previous = currentGame;
     currentGame = game;
