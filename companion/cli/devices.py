@@ -49,6 +49,9 @@ def _describe(spec: str, args: argparse.Namespace) -> int:
         status = _wait_for_state_report(statuses, args.timeout)
     finally:
         link.stop()
+    if isinstance(status, str):  # the port itself is the problem, not the board
+        print(f"cannot open {spec}: {status}")
+        return 1
     if status is None:
         print(f"no HELLO and state report from {spec} within {args.timeout} s")
         return 1
@@ -59,18 +62,26 @@ def _describe(spec: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def _wait_for_state_report(statuses: queue.Queue[dict[str, Any]], timeout: float) -> dict[str, Any] | None:
+def _wait_for_state_report(
+    statuses: queue.Queue[dict[str, Any]], timeout: float
+) -> dict[str, Any] | str | None:
+    """The first state report; or why the port cannot be opened (a path that is not there answers at
+    once, a port that fails to open with its last error); None when the board says nothing in time."""
     import time
 
     deadline = time.monotonic() + timeout
+    error: str | None = None
     while (left := deadline - time.monotonic()) > 0:
         try:
             status = statuses.get(timeout=left)
         except queue.Empty:
-            return None
+            break
         if status["state"] == "connected" and status["counters"]["state_reports"] > 0:
             return status
-    return None
+        error = status.get("error") or error
+        if error and "does not exist" in error:
+            return error
+    return error
 
 
 def _print(status: dict[str, Any]) -> None:

@@ -29,6 +29,9 @@ from companion.session.views import Position, PublishedView, build_view
 from companion.session.writer import Writer
 
 logger = logging.getLogger(__name__)
+story = logging.getLogger("companion.story")
+"""One INFO line per accepted input, in the players' words, and per refused command: the journal of a
+normal run reads as the story of the game (filter it out with this logger's name)."""
 
 
 def _default_find_game(name: str) -> Game:
@@ -289,8 +292,20 @@ class Session:
             view = self._render(self._writer.seq, self._writer.position(), self._writer.last_change)
         if view is not None:
             self._feed.publish(view)
+        self._tell(pending.command, outcome)
         pending.answer(outcome)
         self._writer.snapshot_if_due()
+
+    def _tell(self, command: Command, outcome: Outcome) -> None:
+        if outcome.accepted:
+            texts = "; ".join(e.text for e in outcome.events) or command.kind.replace("_", " ")
+            run = self._writer.run
+            game = f" of game {run.game_id}" if run is not None else ""
+            story.info("#%s%s, from %s: %s", outcome.seq, game, command.source, texts)
+        elif outcome.error not in ("internal", "storage"):  # those are logged where they happen
+            story.info(
+                "%s from %s refused: %s", command.kind.replace("_", " "), command.source, outcome.reason
+            )
 
     def _device(self, report: _DeviceReport) -> None:
         status = dict(report.status)
