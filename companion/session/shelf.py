@@ -17,6 +17,9 @@ from companion.session.resume import UnresumableGame, rebuild
 from companion.session.run import GameRun, encode_events
 from companion.session.store import EventLog
 
+GAME_ID_MAX = 2**62
+"""Game ids are SQLite rowids from 1; a larger number is no game (and SQLite's integers stop at 2^63)."""
+
 
 class NotResumable(Exception):
     """The resume is refused; ``error`` is the Outcome's error, ``reason`` the players' sentence."""
@@ -37,7 +40,7 @@ def take_back(
     """Game ``game_id`` rebuilt where it was set aside, with the problems met rebuilding it (an input
     the rules no longer accept). Raises NotResumable: not a game of the log, the game at the table,
     closed with End game, or over."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 1 <= game_id <= GAME_ID_MAX:
         raise NotResumable("malformed", 'resume needs {"game_id": N}, a game of the log (GET /api/games)')
     row = log.game(game_id)
     if row is None:

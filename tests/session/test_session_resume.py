@@ -65,7 +65,7 @@ def test_a_game_closed_with_end_game_or_over_is_not_resumed(session: Session, db
     assert log_rows(db_path) == before
 
 
-@pytest.mark.parametrize("game_id", [99, "1", True, None, 1.0])
+@pytest.mark.parametrize("game_id", [99, "1", True, None, 1.0, 0, -1, 10**30])
 def test_a_resume_of_no_such_game_is_refused(session: Session, game_id: object) -> None:
     new_nim(session)
     outcome = resume(session, game_id)

@@ -291,8 +291,10 @@ var TableControl = (function () {
     redo.disabled = !v.can_redo || !redoOk;
     var why = "";
     if (v.can_undo && !undoOk) {
-      why = v.undo_move.actor === null ? "The last move is secret: only its player's phone can undo it" :
-        "The last move was " + playerName(v.undo_move.actor) + "'s: their phone (or a shared phone) can undo it";
+      var move = v.undo_move;
+      var owner = move.actor === null ? "its player's" : playerName(move.actor) + "'s";
+      why = move.secret ? "The last move is secret: only " + owner + " phone can undo it" :
+        "The last move was " + owner + ": their phone (or a shared phone) can undo it";
     }
     var hint = $("c-undo-why");
     hint.textContent = why;
