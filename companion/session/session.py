@@ -29,6 +29,9 @@ from companion.session.views import Position, PublishedView, build_view
 from companion.session.writer import Writer
 
 logger = logging.getLogger(__name__)
+story = logging.getLogger("companion.story")
+"""One INFO line per accepted input, in the players' words, and per refused command: the journal of a
+normal run reads as the story of the game (filter it out with this logger's name)."""
 
 
 def _default_find_game(name: str) -> Game:
@@ -227,15 +230,21 @@ class Session:
     # -- reading the log (any thread) -----------------------------------------------------------
 
     def games(self) -> list[dict[str, JSON]]:
-        return history_queries.games(self.db_path)
+        """Every game of the log with its status (``history.GAME_STATUSES``): the current one is
+        ``playing`` or ``finished`` (or ``closed``), a game set aside before its end is ``resumable``."""
+        return history_queries.games(self.db_path, self._current_status())
 
     def history(self, game_id: int | None = None, limit: int = 100) -> list[dict[str, JSON]]:
-        """Inputs as anyone at the table may read them: secret actions of the game being played
-        (face-down order markers) show only their public form."""
+        """Inputs as anyone at the table may read them: secret actions of a game still being played
+        (the current one, or one set aside to be resumed) show only their public form."""
         return history_queries.history(self.db_path, game_id, limit, self._redactor())
 
     def export_jsonl(self, game_id: int | None = None) -> Iterator[str]:
-        return history_queries.export_jsonl(self.db_path, game_id, self._redactor())
+        return history_queries.export_jsonl(self.db_path, game_id, self._redactor(), self._current_status())
+
+    def _current_status(self) -> str:
+        status = self._feed.latest["status"]
+        return "finished" if status == "finished" else "playing"
 
     def inputs_after(self, seq: int, limit: int = 256, game_id: int | None = None) -> list[dict[str, JSON]]:
         """Inputs with a seq above ``seq`` in log order, of every game (or of ``game_id``), as the
@@ -248,22 +257,40 @@ class Session:
         return history_queries.LogReader(self.db_path, self._redactor)
 
     def _redactor(self) -> history_queries.Redact:
+        """Hides the secrets of every game that is not over: the current one while it is played, and
+        those set aside unfinished (they can be resumed). A finished or closed game keeps none."""
         view = self._feed.latest
-        game, current = view.live.game, view["game_id"]
-        if game is None or view["status"] != "playing":
-            return lambda item: item  # a finished game keeps no secrets
+        keeping: dict[int, Game | None] = {}
+        if view.live.game is not None and view["status"] == "playing":
+            keeping[view["game_id"]] = view.live.game
+        for entry in history_queries.games(self.db_path):
+            if entry["status"] == "set_aside" and entry["id"] not in keeping:
+                keeping[entry["id"]] = self._engine(str(entry["game"]))
+        if not keeping:
+            return lambda item: item
 
         def redact(item: dict[str, JSON]) -> dict[str, JSON]:
             action = item.get("action")
-            if item.get("game_id") != current or item.get("kind") != "act" or not isinstance(action, dict):
+            game_id = item.get("game_id")
+            if game_id not in keeping or item.get("kind") != "act" or not isinstance(action, dict):
                 return item
-            try:
-                public = game.public_action(game.parse_action(action))
-            except ActionError:
-                return item
+            game = keeping[game_id]
+            if game is None:  # no engine to tell its public form: only what every action shows
+                public = {k: action[k] for k in ("kind", "player") if k in action}
+            else:
+                try:
+                    public = game.public_action(game.parse_action(action))
+                except ActionError:
+                    return item
             return item if public == action else {**item, "action": public, "observation": None}
 
         return redact
+
+    def _engine(self, name: str) -> Game | None:
+        try:
+            return self._writer.find_game(name)
+        except Exception:
+            return None
 
     # -- the writer thread --------------------------------------------------------------------
 
@@ -295,8 +322,20 @@ class Session:
             view = self._render(self._writer.seq, self._writer.position(), self._writer.last_change)
         if view is not None:
             self._feed.publish(view)
+        self._tell(pending.command, outcome)
         pending.answer(outcome)
         self._writer.snapshot_if_due()
+
+    def _tell(self, command: Command, outcome: Outcome) -> None:
+        if outcome.accepted:
+            texts = "; ".join(e.text for e in outcome.events) or command.kind.replace("_", " ")
+            run = self._writer.run
+            game = f" of game {run.game_id}" if run is not None else ""
+            story.info("#%s%s, from %s: %s", outcome.seq, game, command.source, texts)
+        elif outcome.error not in ("internal", "storage"):  # those are logged where they happen
+            story.info(
+                "%s from %s refused: %s", command.kind.replace("_", " "), command.source, outcome.reason
+            )
 
     def _device(self, report: _DeviceReport) -> None:
         status = dict(report.status)
