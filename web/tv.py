@@ -4,18 +4,8 @@ each published view it receives from ``/stream``."""
 from __future__ import annotations
 
 import ipaddress
-from pathlib import Path
 
-from flask import (
-    Blueprint,
-    Response,
-    current_app,
-    jsonify,
-    render_template,
-    request,
-    send_from_directory,
-    url_for,
-)
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import Forbidden
 
 from web import catalogs, pairing, phones
@@ -64,14 +54,6 @@ def index() -> str:
         game_css=catalogs.screens("tv.css"),
         game_js=catalogs.screens("tv.js"),
     )
-
-
-@bp.get("/favicon.ico")
-def favicon() -> Response:
-    """The companion's icon (a die), which every browser asks for whatever the page says."""
-    response = send_from_directory(Path(current_app.static_folder or "static"), "favicon.ico", max_age=86400)
-    response.mimetype = "image/vnd.microsoft.icon"
-    return response
 
 
 @bp.get("/tv/qr.svg")
