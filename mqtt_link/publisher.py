@@ -107,9 +107,14 @@ class TablePublisher:
     def start(self) -> TablePublisher:
         games = self.session.games()
         first_game = float(games[0]["created"]) if games else None  # type: ignore[arg-type]
-        start = int(self.session.view()["seq"])  # type: ignore[arg-type]
-        if games:
-            first = self.session.inputs_after(0, 1, game_id=int(games[-1]["id"]))  # type: ignore[arg-type]
+        view = self.session.view()
+        start = int(view["seq"])  # type: ignore[arg-type]
+        # The game at the table: a resumed game is older than the newest game of the log.
+        current = view.get("game_id")
+        if current is None and games:
+            current = games[-1]["id"]
+        if current is not None:
+            first = self.session.inputs_after(0, 1, game_id=int(current))  # type: ignore[arg-type]
             start = int(first[0]["seq"]) - 1 if first else start  # type: ignore[arg-type]
         mark = self.watermark.load(self.config.hall, self.config.table, first_game, start)
         self._sent = mark.acked

@@ -18,6 +18,8 @@ from companion.settings import Settings, SettingsError, settings_from_mapping
         (["serve", "--port", "-1"], "-1 is not a port"),
         (["serve", "--log-level", "LOUD"], "'LOUD': use one of DEBUG, INFO, WARNING, ERROR"),
         (["demo", "--port", "65536"], "65536 is not a port"),
+        (["hall", "--port", "99999"], "99999 is not a port"),
+        (["hall", "--log-level", "LOUD"], "'LOUD': use one of DEBUG, INFO, WARNING, ERROR"),
     ],
 )
 def test_bad_flags_are_refused_by_name(argv: list[str], said: str, capsys: pytest.CaptureFixture) -> None:
