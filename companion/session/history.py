@@ -104,6 +104,25 @@ def _described(
     return out
 
 
+def set_aside_games(path: str | Path) -> list[tuple[int, str]]:
+    """(id, game) of every game set aside before its end (``status_of`` says ``set_aside``): the games
+    that can be resumed, whose secrets stay kept. Reads only the games with an ``ended`` time."""
+    conn = _open(path)
+    if conn is None:
+        return []
+    with closing(conn):
+        current = conn.execute(CURRENT_GAME).fetchone()
+        current_id = int(current[0]) if current else None
+        found = []
+        for r in conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE ended IS NOT NULL ORDER BY id"):
+            row = game_row(r)
+            marker = conn.execute(LAST_MARKER, (row.id,)).fetchone()
+            kept = (str(marker[0]), str(marker[1])) if marker else None
+            if status_of(row, kept, current_id) == "set_aside":
+                found.append((row.id, row.game))
+        return found
+
+
 def input_json(row: InputRow) -> dict[str, JSON]:
     """One input as history and export show it."""
     return {

@@ -113,6 +113,7 @@ class Session:
         self._devices: dict[str, dict[str, JSON]] = {}
         self._device_notices: dict[str, list[dict[str, JSON]]] = {}
         self._resume_stats = ResumeStats()
+        self._keepers: tuple[tuple[Any, ...], dict[int, Game | None]] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -256,16 +257,29 @@ class Session:
         """``inputs_after`` over a connection of its own kept open (one thread at a time; ``close`` it)."""
         return history_queries.LogReader(self.db_path, self._redactor)
 
-    def _redactor(self) -> history_queries.Redact:
-        """Hides the secrets of every game that is not over: the current one while it is played, and
-        those set aside unfinished (they can be resumed). A finished or closed game keeps none."""
+    def _secret_keepers(self) -> dict[int, Game | None]:
+        """The games whose secrets stay kept, with their engines: the current one while it is played,
+        and those set aside unfinished (they can be resumed). Read from the log once per published
+        view (only an input sets a game aside or takes it back): the hall publisher asks after every
+        input, the pages on every history request."""
         view = self._feed.latest
+        key = (view["seq"], view["status"], view["game_id"])
+        cached = self._keepers
+        if cached is not None and cached[0] == key:
+            return cached[1]
         keeping: dict[int, Game | None] = {}
         if view.live.game is not None and view["status"] == "playing":
             keeping[view["game_id"]] = view.live.game
-        for entry in history_queries.games(self.db_path):
-            if entry["status"] == "set_aside" and entry["id"] not in keeping:
-                keeping[entry["id"]] = self._engine(str(entry["game"]))
+        for game_id, name in history_queries.set_aside_games(self.db_path):
+            if game_id not in keeping:
+                keeping[game_id] = self._engine(name)
+        self._keepers = (key, keeping)
+        return keeping
+
+    def _redactor(self) -> history_queries.Redact:
+        """Hides the secrets of every game that is not over: the current one while it is played, and
+        those set aside unfinished (they can be resumed). A finished or closed game keeps none."""
+        keeping = self._secret_keepers()
         if not keeping:
             return lambda item: item
 

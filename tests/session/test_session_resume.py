@@ -102,3 +102,30 @@ def test_the_view_names_who_may_undo_and_redo(session: Session) -> None:
     assert session.view()["redo_move"] is None
     assert session.submit(Command("end_game", "test")).accepted
     assert session.view()["undo_move"] is None
+
+
+def test_the_games_whose_secrets_are_kept_are_read_once_per_input(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hall publisher asks for inputs after every input, the pages for history on every request:
+    which games keep their secrets changes only with an input, so the log is asked once per view."""
+    from companion.session import history
+
+    asked: list[int] = []
+    real = history.set_aside_games
+
+    def counted(path: object) -> list[tuple[int, str]]:
+        asked.append(1)
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(history, "set_aside_games", counted)
+    new_nim(session)
+    new_nim(session, piles=[2])  # the first game is set aside, unfinished
+    for _ in range(3):
+        session.history(game_id=1)
+        session.inputs_after(0)
+    assert len(asked) == 1
+    take(session, 0, 1)
+    session.history(game_id=1)
+    assert len(asked) == 2
+    assert session._secret_keepers().keys() == {1, 2}  # the set-aside game and the one played
