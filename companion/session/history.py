@@ -123,6 +123,40 @@ def set_aside_games(path: str | Path) -> list[tuple[int, str]]:
         return found
 
 
+def replaced_game(path: str | Path, game_id: int) -> dict[str, JSON] | None:
+    """The game that game ``game_id`` set aside when it took the table, if its rules had ended it:
+    ``{"game_id", "game", "setup", "result"}`` (the final result recorded when it was set aside), so
+    its result can still be confirmed for a hall. None otherwise (a game set aside unfinished is
+    resumed, not confirmed)."""
+    conn = _open(path)
+    if conn is None:
+        return None
+    with closing(conn):
+        # Written in the transaction of the new game (or of the resume) just before its first input.
+        rows = conn.execute(
+            "SELECT game_id, payload FROM inputs WHERE kind = 'set_aside' AND seq < coalesce("
+            "(SELECT max(seq) FROM inputs WHERE game_id = ? AND kind IN ('new_game', 'resume')), 0)"
+            " ORDER BY seq DESC LIMIT 1",
+            (game_id,),
+        ).fetchall()
+        if not rows:
+            return None
+        replaced, payload = int(rows[0][0]), str(rows[0][1])
+        try:
+            said = json.loads(payload)
+        except ValueError:
+            return None
+        if not isinstance(said, dict) or said.get("by") != game_id:
+            return None
+        if not isinstance(said.get("result"), dict):
+            return None
+        row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (replaced,)).fetchone()
+    if row is None:
+        return None
+    game = game_row(row)
+    return {"game_id": game.id, "game": game.game, "setup": json.loads(game.setup), "result": said["result"]}
+
+
 def input_json(row: InputRow) -> dict[str, JSON]:
     """One input as history and export show it."""
     return {

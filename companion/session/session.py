@@ -247,6 +247,16 @@ class Session:
         status = self._feed.latest["status"]
         return "finished" if status == "finished" else "playing"
 
+    def replaced_game(self, game_id: int | None = None) -> dict[str, JSON] | None:
+        """The finished game that game ``game_id`` (default: the current game) set aside, with its final
+        result (``history.replaced_game``): its result can still be confirmed for a hall."""
+        if game_id is None:
+            current = self._feed.latest["game_id"]
+            if not isinstance(current, int):
+                return None
+            game_id = current
+        return history_queries.replaced_game(self.db_path, game_id)
+
     def inputs_after(self, seq: int, limit: int = 256, game_id: int | None = None) -> list[dict[str, JSON]]:
         """Inputs with a seq above ``seq`` in log order, of every game (or of ``game_id``), as the
         history shows them (secrets of the game being played in their public form): what the hall

@@ -1,9 +1,9 @@
 """Games set aside and taken back: a new game (or a resume) never closes the game it replaces before
 its end, so one mis-tap on "Start new game" loses nothing.
 
-The replaced game gets a ``set_aside`` input (saying whether its rules had ended it) and its ``ended``
-time; ``take_back`` rebuilds it from the log for the ``resume`` command. A game closed with End game
-stays closed: its secrets are shown, so it is never played on.
+The replaced game gets a ``set_aside`` input (saying whether its rules had ended it, and then its final
+result) and its ``ended`` time; ``take_back`` rebuilds it from the log for the ``resume`` command. A
+game closed with End game stays closed: its secrets are shown, so it is never played on.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from companion.engine import Event, Game
+from companion.engine import JSON, Event, Game
 from companion.session.contract import OutcomeError
 from companion.session.resume import UnresumableGame, rebuild
 from companion.session.run import GameRun, encode_events
@@ -76,12 +76,20 @@ def set_aside(log: EventLog, run: GameRun, source: str, now: float, by: int) -> 
     text = f"Game #{run.game_id} set aside for game #{by}"
     if not finished:
         text += ": resume it from Past games on the control page"
+    payload: dict[str, JSON] = {"finished": finished, "by": by}
+    if finished:
+        # Its final result, as the view published it: the phones may still confirm it for a hall
+        # once the next game is at the table (companion.hall.confirm, web/results.py).
+        try:
+            payload["result"] = run.game.result(run.state).to_json()
+        except NotImplementedError:
+            pass
     log.add_input(
         game_id=run.game_id,
         at=now,
         source=source,
         kind="set_aside",
-        payload=json.dumps({"finished": finished, "by": by}, separators=(",", ":")),
+        payload=json.dumps(payload, separators=(",", ":")),
         observation=None,
         rules_version=run.game.rules_version,
         events=encode_events((Event("GameSetAside", text, {"by": by, "finished": finished}),)),

@@ -129,3 +129,26 @@ def test_the_games_whose_secrets_are_kept_are_read_once_per_input(
     session.history(game_id=1)
     assert len(asked) == 2
     assert session._secret_keepers().keys() == {1, 2}  # the set-aside game and the one played
+
+
+def test_a_finished_game_set_aside_keeps_its_final_result_for_the_hall(
+    make_session: Callable[..., Session],
+) -> None:
+    from tests.hall.hallkit import find_result_nim
+
+    session = make_session(find_game=find_result_nim)
+    new_nim(session, piles=[1])
+    take(session, 0, 1)  # Ann takes the last counter: over
+    assert session.replaced_game() is None  # nothing set aside yet
+    new_nim(session, piles=[3])
+    replaced = session.replaced_game()
+    assert replaced is not None and replaced["game_id"] == 1 and replaced["game"] == "nim"
+    assert replaced["result"]["final"] and replaced["result"]["outcome"] == "Ann wins"
+    assert [p["name"] for p in replaced["setup"]["players"]] == ["Ann", "Bob"]
+    assert session.replaced_game(1) is None  # game 1 set nothing aside
+    assert session.submit(Command("end_game", "control")).accepted
+    new_nim(session, piles=[3])  # a game closed with End game is not set aside: no result to confirm
+    assert session.replaced_game() is None
+    take(session, 0, 1)
+    new_nim(session, piles=[3])  # set aside unfinished: resumed, not confirmed
+    assert session.replaced_game() is None
