@@ -20,7 +20,8 @@ def phone(browser: Any, table: LiveTable) -> Any:
     page.goto(f"{table.url}/control")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
-    page.wait_for_selector("#c-start", state="attached", timeout=TIMEOUT_MS)
+    # The first view drawn: the page's script has started (its config read, the forms set up).
+    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
     return page
 
 
