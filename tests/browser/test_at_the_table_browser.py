@@ -204,6 +204,46 @@ def test_a_d20_is_one_tap_on_a_large_grid(browser, table, artifacts):
     ]
 
 
+MIXED = {
+    "die": "sc-attack",
+    "count": 3,
+    "faces": ["yellow:1", "yellow:3", "red:2", "red:0v", "blue:4", "blue:0vv"],
+    "policy": "together",
+    "dice": ["sc-yellow", "sc-red", "sc-blue"],
+}
+IDOL = {"die": "cube", "count": 6, "faces": ["eye", "mark"], "policy": "one_by_one", "dice": []}
+
+
+def test_different_dice_thrown_together_get_a_grid_each_and_a_die_thrown_again_one_tap_a_throw(
+    browser, table
+):
+    page = phone(browser, table)
+    page.evaluate(ENTRY, [MIXED, 2])
+    heads = page.locator("#dice-under-test h4").all_inner_texts()
+    assert heads == ["yellow attack die", "red attack die", "blue attack die"]  # each die by its name
+    grids = page.locator("#dice-under-test .dicegrid")
+    assert grids.count() == 3 and grids.nth(2).locator("button").count() == 6  # the blue die's own faces
+    enter = page.locator("#dice-under-test button:has-text('Enter 3 dice')")
+    for index, face in enumerate(("yellow:3", "red:2", "blue:0vv")):
+        assert enter.is_disabled()
+        label = page.evaluate(
+            "([die, face]) => TableControl.ctx.faceName(die, face)", [MIXED["dice"][index], face]
+        )
+        grids.nth(index).get_by_role("button", name=label, exact=True).click()
+    enter.click()
+    assert page.evaluate("() => window.sent") == [
+        {"kind": "roll", "player": 2, "die": "sc-attack", "faces": ["yellow:3", "red:2", "blue:0vv"]}
+    ]
+    # The Idol's six throws of one Cube: each throw entered as it falls, one tap, not six menus.
+    page.evaluate(ENTRY, [IDOL, 0])
+    buttons = page.locator("#dice-under-test").last.locator("button")
+    assert buttons.count() == 2
+    buttons.first.click()
+    assert page.evaluate("() => window.sent") == [
+        {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}
+    ]
+
+
 def test_the_new_game_defaults_start_for_every_game_and_scenario(browser, table):
     page = phone(browser, table)
     assert page.locator("#c-new").get_attribute("open") is not None  # no game: the form is open
