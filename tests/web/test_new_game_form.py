@@ -110,3 +110,13 @@ def test_installed_games_offer_startable_defaults(client) -> None:
         "Snagla",
         "Bogrot",
     ]
+    # The two newer games name their seats as their rules do, and their defaults start.
+    party = [p["name"] for p in games["shattered-chaos"]["default_players"]]
+    assert party == ["Bastion", "Deadeye", "Mender", "Raider", "Stalker"]  # the data's first adventurers
+    assert len(party) in games["shattered-chaos"]["player_counts"]
+    chiefs = [p["name"] for p in games["orcwars-too"]["default_players"]]
+    assert chiefs == [f"Chief {n}" for n in range(1, 7)] and 6 in games["orcwars-too"]["player_counts"]
+    for game in games.values():
+        colours = [p["colour"] for p in game["default_players"]]
+        assert len(set(colours)) == len(colours), game["name"]  # every seat told apart on the TV
+    assert games["orcwars-too"]["game_type"]["hidden_information"]  # platform's kind, kept in the form
