@@ -42,7 +42,8 @@ class _Subject(NamedTuple):
 
 def _subject() -> _Subject | None:
     """The result the phones confirm: the current game's once final, else that of the finished game
-    the current game replaced while a seat has not confirmed it; None when there is none."""
+    the current game replaced while a seat has not confirmed it (and, confirmed, until the next move);
+    None when there is none."""
     view = current_session().view()
     game_id = view.get("game_id")
     if not isinstance(game_id, int):
@@ -59,7 +60,11 @@ def _subject() -> _Subject | None:
     players = (replaced.get("setup") or {}).get("players") or ()  # type: ignore[union-attr]
     names = [str(p.get("name", "")) for p in players if isinstance(p, dict)]
     subject = _Subject(old, result, result_digest(old, result), names, (old, game_id), True)
-    return None if len(_confirmed(subject)) >= len(names) else subject
+    if len(_confirmed(subject)) < len(names):
+        return subject
+    # Every seat confirmed it: said until the game at the table moves on, then nothing more to do.
+    change = view.get("last_change")
+    return subject if isinstance(change, dict) and change.get("kind") == "note" else None
 
 
 def _finished() -> _Subject:

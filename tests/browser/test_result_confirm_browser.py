@@ -69,4 +69,8 @@ def test_a_result_set_aside_by_a_new_game_is_still_confirmed_on_a_phone(
     card_says(page, "The last game's result confirmed for the hall")
     notes = [h for h in session.history(limit=20) if h["kind"] == "note"]
     assert len(notes) == 2 and {n["game_id"] for n in notes} == {session.view()["game_id"]}
+    # The new game moves on: nothing more to confirm, the card goes.
+    move = {"kind": "take", "player": 0, "pile": 0, "count": 1}
+    assert session.submit(Command("act", "test", move)).accepted
+    page.wait_for_function("document.getElementById('c-confirm').hidden", timeout=TIMEOUT_MS)
     context.close()

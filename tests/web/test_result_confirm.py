@@ -108,7 +108,9 @@ def test_a_finished_game_a_new_game_set_aside_is_still_confirmed_on_the_phones(n
     assert answer.status_code == 200 and answer.json["confirmed"] is True
     notes = [h for h in nim.history(limit=20) if h["kind"] == "note"]
     assert [n["action"]["data"]["game_id"] for n in notes] == [finished, finished]  # noted in the new game
-    # Confirmed by every seat: the card has nothing more to show while the new game is played.
+    # Confirmed by every seat: said until the new game moves on, then nothing more to show.
+    assert ann.get("/control/result").json["confirmed"] is True
+    assert nim.submit(Command("act", "test", {"kind": "take", "player": 0, "pile": 0, "count": 1})).accepted
     assert ann.get("/control/result").json["seats"] == []
 
 
