@@ -110,6 +110,7 @@ def test_after_end_game_the_tv_and_the_phone_show_the_game_closed_and_what_next(
     assert tv.locator(".cm-turn").count() == 0 and tv.locator(".cm-player.is-waiting").count() == 0
     assert tv.locator(".cm-player.is-active").count() == 0
     assert tv.locator(".tile[data-card]").count() > 0  # the board as it stood
+    assert tv.locator(".cm-vp-note").all_inner_texts() == ["when it was closed"] * 4  # not "if it ended now"
     tv.screenshot(path=str(artifacts / "tv-closed.png"))
     assert page.locator("#c-prompt").inner_text() == "This game was closed"
     assert page.locator("#c-draw").count() == 0 and page.locator("#c-correct").count() == 0  # no live form

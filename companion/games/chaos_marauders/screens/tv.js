@@ -240,7 +240,7 @@
     return row;
   }
 
-  function band(player, fresh, waiting, promptKind, candidate, owners) {
+  function band(player, fresh, waiting, promptKind, candidate, owners, closed) {
     var panel = el("section", "cm-player" + (player.active ? " is-active" : "") + (waiting ? " is-waiting" : ""));
     panel.style.setProperty("--player", player.colour || "#888");
     panel.dataset.seat = player.seat;
@@ -250,8 +250,9 @@
     score.appendChild(el("strong", "cm-total", TableTV.total(player)));
     score.appendChild(el("span", "cm-vp", "VP"));
     head.appendChild(score);
-    // A projection that swings as lines complete and fall: said as one.
-    head.appendChild(el("span", "cm-vp-note", "if it ended now"));
+    // A projection that swings as lines complete and fall: said as one (a game closed with End game
+    // ended there: its VP are what they were then).
+    head.appendChild(el("span", "cm-vp-note", closed ? "when it was closed" : "if it ended now"));
     if (waiting) head.appendChild(el("span", "cm-turn", promptKind === "roll" ? "roll the Cube!" : "to play"));
     panel.appendChild(head);
     var lines = el("div", "cm-lines");
@@ -313,7 +314,7 @@
       (game.players || []).forEach(function (p) { owners[p.seat] = p.colour; });
       main.className = "tv-main cm-table cm-seats-" + (game.players || []).length;
       (game.players || []).forEach(function (p) {
-        main.appendChild(band(p, fresh, waiting.indexOf(p.seat) >= 0, kind, candidate, owners));
+        main.appendChild(band(p, fresh, waiting.indexOf(p.seat) >= 0, kind, candidate, owners, !!game.closed));
       });
       main.appendChild(legend(game));
       fitNames(main, (game.players || []).length);
