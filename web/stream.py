@@ -14,7 +14,9 @@ The first message of every connection is the full current view (the subscription
 
 Each stream holds one server thread while it is open, so at most ``SSE_MAX_STREAMS`` are served at
 once (503 beyond, and EventSource retries; a stream stalled for ``EVICT_STALLED_SECONDS`` gives its
-place to a new screen first); a client that goes away is normal and logged at debug.
+place to a new screen first, then the oldest stream of the address holding the most, when that is at
+least two more than the new screen's address holds: one machine that opens every place, reading them
+all, cannot keep the TV and the phones off); a client that goes away is normal and logged at debug.
 
 Under ``companion serve`` the server lets the app push to a stream's connection, and one thread writes
 every view to every stream (web.fanout: fast with many screens, bounded for clients that do not read);
@@ -60,6 +62,8 @@ class Streams:
         self._last: tuple[Mapping[str, JSON] | None, bytes] = (None, b"")
         self.fanout: Fanout | None = None
         """The pushed streams' writer, made with the first of them."""
+        self._by_address: dict[str, list[PushedStream]] = {}
+        """The pushed streams each client address holds, oldest first (for a fair share of places)."""
 
     def message(self, view: Mapping[str, JSON]) -> bytes:
         """The SSE message of ``view`` as bytes, encoded by the first stream that sends it."""
@@ -100,6 +104,26 @@ class Streams:
         with self._lock:
             self._open -= 1
             self._lock.notify_all()
+
+    def hold(self, address: str, stream: PushedStream) -> None:
+        with self._lock:
+            self._by_address.setdefault(address, []).append(stream)
+
+    def release(self, address: str, stream: PushedStream) -> None:
+        with self._lock:
+            held = self._by_address.get(address, [])
+            if stream in held:
+                held.remove(stream)
+            if not held:
+                self._by_address.pop(address, None)
+
+    def oldest_of_greediest(self, address: str) -> PushedStream | None:
+        """The oldest stream of the address holding the most, when it holds at least two more than
+        ``address`` (a new screen's) does: the one to close for it. None when the places are shared."""
+        with self._lock:
+            mine = len(self._by_address.get(address, ()))
+            greedy = max(self._by_address.values(), key=len, default=[])
+            return greedy[0] if len(greedy) >= mine + 2 else None
 
     def wait_all_closed(self, timeout: float) -> bool:
         """True once no stream is open (within ``timeout`` seconds)."""
@@ -191,12 +215,21 @@ class PushedStream:
     """A stream written by the fan-out: this (the server's thread for the request) writes the retry hint
     and the first view, hands the connection to the fan-out, and waits until the stream ends."""
 
-    def __init__(self, streams: Streams, fanout: Fanout, push: Push, retry_ms: int) -> None:
+    def __init__(
+        self, streams: Streams, fanout: Fanout, push: Push, retry_ms: int, address: str = ""
+    ) -> None:
         self._streams = streams
         self._fanout = fanout
         self._client: Client = fanout.open(push)
         self._retry_ms = retry_ms
         self._closed = False
+        self.address = address
+        streams.hold(address, self)
+
+    def evict(self) -> None:
+        """Ends this stream for a screen of another address (its browser reconnects if it is alive)."""
+        self._client.push.drop()
+        self._fanout.close(self._client)
 
     def __iter__(self) -> Iterator[bytes]:
         client = self._client
@@ -210,19 +243,27 @@ class PushedStream:
         if self._closed:
             return
         self._closed = True
+        self._streams.release(self.address, self)
         self._fanout.close(self._client)
         # Said before the stream stops counting: whoever waits for the count sees the line too.
         log.debug("a stream client went away after %d views", self._client.sent)
         self._streams.closed()
 
 
-def _reserve(streams: Streams) -> None:
-    """Counts the new stream, making room by closing a stalled one if every place is taken."""
+def _reserve(streams: Streams, address: str) -> None:
+    """Counts the new stream, making room if every place is taken: by closing a stalled one, else the
+    oldest of an address that holds at least two more than ``address`` (``Streams.oldest_of_greediest``)."""
     if streams.reserve():
         return
     fanout = streams.fanout
     if fanout is not None and fanout.drop_most_stalled(EVICT_STALLED_SECONDS) and streams.reserve(2.0):
         return
+    greedy = streams.oldest_of_greediest(address)
+    if greedy is not None:
+        log.warning("every stream place is taken, most by %s: its oldest stream made room", greedy.address)
+        greedy.evict()
+        if streams.reserve(2.0):
+            return
     raise ServiceUnavailable(f"{streams.limit} screens are streaming already: close one and retry")
 
 
@@ -230,7 +271,8 @@ def _reserve(streams: Streams) -> None:
 def stream() -> Response:
     streams = streams_of(current_app)  # type: ignore[arg-type]  # the proxy is the app
     config = current_app.config
-    _reserve(streams)
+    address = request.remote_addr or ""
+    _reserve(streams, address)
     push = request.environ.get(PUSH_ENVIRON)
     body: Iterable[bytes]
     try:
@@ -245,7 +287,7 @@ def stream() -> Response:
                     stopping=streams.stopping,
                 )
             )
-            body = PushedStream(streams, fanout, push, int(config["SSE_RETRY_MS"]))
+            body = PushedStream(streams, fanout, push, int(config["SSE_RETRY_MS"]), address)
         else:
             body = StartedStream(
                 events(
