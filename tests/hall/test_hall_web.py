@@ -226,3 +226,28 @@ def test_a_game_set_aside_and_one_resumed_reach_the_hall_and_the_relayed_ticker_
     feed(state, "t1", "view", view(6, ["Ann", "Ben"], game_id=1))
     told = app.test_client().get("/tables/t1/history?limit=12").json["history"]
     assert [item["seq"] for item in told] == [1, 2, 3, 6]  # game 1's, in log order: not game 2's
+
+
+def test_one_machine_holding_every_stream_place_cannot_keep_the_projector_off(tmp_path):
+    """Found by attacking a running hall: 24 streams from one laptop kept the projector's page (and every
+    relayed TV) at 503. Now a page of another address takes the place of the greediest's oldest."""
+    from companion.cli import serve
+    from tests.web.test_server_load import ended, stream_from
+
+    organiser = Organiser(tmp_path / "event.json", on_change=lambda: state.touch())
+    state = HallState(on_result=organiser.confirmed)
+    context = HallContext("club", state, organiser, "mqtt://127.0.0.1:1883")
+    app = create_hall_app({"HALL_PIN": PIN, "SECRET_KEY": "test", "SSE_MAX_STREAMS": 3}, context)
+    server = serve.Server(app, "127.0.0.1", 0).start()
+    greedy = [stream_from("127.0.0.2", server.port, "/hall/stream") for _ in range(3)]
+    try:
+        assert [s.status for s in greedy] == [200, 200, 200]
+        projector = stream_from("127.0.0.1", server.port, "/hall/stream")
+        assert projector.status == 200
+        assert ended(greedy[0])
+        assert stream_from("127.0.0.2", server.port, "/hall/stream").status == 503
+        projector.close()
+    finally:
+        for stream in greedy:
+            stream.close()
+        server.stop()

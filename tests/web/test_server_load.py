@@ -214,10 +214,10 @@ def test_views_reach_a_reading_stream_while_another_stalls(session):
         server.stop()
 
 
-def stream_from(address: str, port: int) -> http.client.HTTPResponse:
+def stream_from(address: str, port: int, path: str = "/stream") -> http.client.HTTPResponse:
     """A stream opened from another loopback address (another machine, as the server sees it)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=(address, 0))
-    conn.request("GET", "/stream")
+    conn.request("GET", path)
     return conn.getresponse()
 
 
