@@ -6,7 +6,8 @@ request 400, never 500.
 
 A die's owner decides whose rolls it answers, so giving a die away is acting for a seat: a phone that
 plays a seat gives a die only to its own seat, and takes back or changes only a die that is free or
-its own (403 otherwise, as for a command: web.acting). A shared phone and the PIN set any die.
+its own; a shared phone does the same for the seats no phone plays (403 otherwise, as for a command:
+web.acting). The PIN sets any die.
 """
 
 from __future__ import annotations
@@ -55,11 +56,12 @@ def change() -> tuple[Response, int]:
 
 
 def _check_seat_may_assign(table: Table, die: Any, player: Any) -> None:
-    """403 unless the caller may give ``die`` to ``player``: a phone that plays a seat only to or from
-    its own seat (a die of another seat answers that seat's rolls: taking it is rolling for them)."""
+    """403 unless the caller may act for the seats the change touches (web.acting): a phone that plays
+    a seat only for its own, a shared phone only for seats no phone plays (a die of a seat answers
+    that seat's rolls: taking it, or giving one, is rolling for them)."""
     sender = acting.sender()
-    if sender is None or sender.seat is None:
-        return  # the PIN, or a shared phone: the table's own settings
+    if sender is None:
+        return  # the PIN: the table's owner
     if isinstance(die, bool) or not isinstance(die, int) or isinstance(player, bool):
         return  # a malformed body: assign_die answers 400
     names = current_session().position().names
@@ -67,13 +69,12 @@ def _check_seat_may_assign(table: Table, die: Any, player: Any) -> None:
     def name(seat: int) -> str:
         return names.get(seat, f"seat {seat + 1}")
 
-    mine = sender.seat
-    if player is not None and player != mine:
-        raise Forbidden(
-            f"only {name(player)}'s phone can give a die to {name(player)}: this phone plays {name(mine)}"
-        )
+    def may(seat: int) -> bool:
+        return seat == sender.seat if sender.seat is not None else seat not in sender.held
+
+    this = f"this phone plays {name(sender.seat)}" if sender.seat is not None else "this is a shared phone"
+    if isinstance(player, int) and not may(player):
+        raise Forbidden(f"only {name(player)}'s phone can give a die to {name(player)}: {this}")
     owner = table.owners.owner(die)
-    if owner is not None and owner != mine:
-        raise Forbidden(
-            f"die {die} is {name(owner)}'s: only {name(owner)}'s phone or a shared phone can change that"
-        )
+    if owner is not None and not may(owner):
+        raise Forbidden(f"die {die} is {name(owner)}'s: only {name(owner)}'s phone can change that")

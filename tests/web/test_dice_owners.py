@@ -72,7 +72,7 @@ def test_a_phone_that_plays_a_seat_gives_dice_only_to_and_from_its_own_seat(
     assert ann.post(URL, json={"die": 1, "player": 0}).status_code == 200
 
     taken = ben.post(URL, json={"die": 1, "player": 1})
-    assert taken.status_code == 403 and "Grotsnik's phone" in taken.get_json()["reason"]
+    assert taken.status_code == 403 and "only Grotsnik's phone" in taken.get_json()["reason"]
     assert ben.post(URL, json={"die": 1, "player": None}).status_code == 403
     given = ben.post(URL, json={"die": 2, "player": 0})
     assert given.status_code == 403 and "this phone plays Ugluk" in given.get_json()["reason"]
@@ -80,6 +80,8 @@ def test_a_phone_that_plays_a_seat_gives_dice_only_to_and_from_its_own_seat(
 
     assert ben.post(URL, json={"die": 2, "player": 1}).status_code == 200  # a free die, for itself
     assert ben.post(URL, json={"die": 2, "player": None}).status_code == 200  # and back
-    assert shared.post(URL, json={"die": 1, "player": 1}).status_code == 200  # the table's own say
+    assert shared.post(URL, json={"die": 1, "player": None}).status_code == 403  # Grotsnik plays his phone
+    assert shared.post(URL, json={"die": 3, "player": 1}).status_code == 403  # and Ugluk his
+    assert shared.post(URL, json={"die": 3, "player": 2}).status_code == 200  # Snagla plays no phone
     assert ann.post(URL, json={"die": 1, "player": None}, headers={"X-Table-Pin": PIN}).status_code == 200
-    assert table.owners.all() == {}
+    assert table.owners.all() == {3: 2}

@@ -118,9 +118,18 @@ var TableControl = (function () {
     actionButton: actionButton,
     privateView: function () { return secret.data; },
     // A phone that plays a seat acts for that seat alone (the server refuses the rest); a shared phone,
-    // with no seat, acts for every seat. Rolls: its own, when the table lets players enter their own.
-    mayAct: function (forSeat) { var mine = ctx.seat(); return mine === null || forSeat === null || forSeat === undefined || forSeat === mine; },
-    mayRoll: function (forSeat) { var mine = ctx.seat(); return mine === null || (config.playerRolls !== false && forSeat === mine); },
+    // with no seat, acts for every seat no phone plays. Rolls: its own, when the table lets players
+    // enter their own; a shared phone's, those of seats no phone plays, or every roll when they may not.
+    mayAct: function (forSeat) {
+      var mine = ctx.seat();
+      if (forSeat === null || forSeat === undefined) return true;
+      return mine === null ? !heldByAPhone(forSeat) : forSeat === mine;
+    },
+    mayRoll: function (forSeat) {
+      var mine = ctx.seat();
+      if (mine === null) return config.playerRolls === false || !heldByAPhone(forSeat);
+      return config.playerRolls !== false && forSeat === mine;
+    },
   };
 
   // ------------------------------------------------------------------------- this phone's seat
@@ -326,12 +335,20 @@ var TableControl = (function () {
     }, 300);
   }
 
+  // The seats a phone plays (the view's devices.phones.seats): a shared phone does not act for them.
+  function heldByAPhone(forSeat) {
+    var phones = view && view.devices && view.devices.phones;
+    var held = phones && phones.seats ? phones.seats : (seat.game === (view && view.game_id) ? seat.held : []);
+    return held.indexOf(forSeat) >= 0;
+  }
+
   function mayTakeBack(move) {
     // What the session would answer (companion/session/senders.py): a phone that plays a seat takes
-    // back only that seat's moves (and corrections); a shared phone anything but a secret.
+    // back only that seat's moves (and corrections); a shared phone anything but a secret or the move
+    // of a seat a phone plays.
     if (!move) return true;
     var mine = ctx.seat();
-    if (mine === null) return !move.secret;
+    if (mine === null) return !move.secret && (move.actor === null || !heldByAPhone(move.actor));
     return move.actor === mine || (move.actor === null && !move.secret);
   }
 
@@ -347,7 +364,7 @@ var TableControl = (function () {
       var move = v.undo_move;
       var owner = move.actor === null ? "its player's" : playerName(move.actor) + "'s";
       why = move.secret ? "The last move is secret: only " + owner + " phone can undo it" :
-        "The last move was " + owner + ": their phone (or a shared phone) can undo it";
+        "The last move was " + owner + ": their phone can undo it";
     }
     var hint = $("c-undo-why");
     hint.textContent = why;
