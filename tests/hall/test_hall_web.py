@@ -251,3 +251,29 @@ def test_one_machine_holding_every_stream_place_cannot_keep_the_projector_off(tm
         for stream in greedy:
             stream.close()
         server.stop()
+
+
+def test_a_swiss_pairing_counts_one_result_a_round(hall):
+    """Found by attacking a hall: t2 published three confirmed games of Ann and Ben, a pairing assigned
+    to t1, and Ben had three wins after one round (a rematch for fun at t1 counted twice as well)."""
+    app, state, organiser = hall
+    client = organiser_client(app)
+    for table in ("t1", "t2"):
+        feed(state, table, "status", status_message(table, table, "log1", True, None))
+    body = {"name": "Club night", "game": "nim", "players": "\n".join(PLAYERS), "rounds": 2}
+    assert client.post("/hall/event", json=body).status_code == 200
+    assert client.post("/hall/event/round").status_code == 200
+    assert organiser.event.rounds[0].hall_tables == ("t1", "t2")  # Ann and Ben at t1
+    for game_id in (1, 2, 3):
+        feed(state, "t2", "result", final_result("t2", ["Ann", "Ben"], 1, [0, 1], game_id=game_id))
+    assert [(r.table, r.game_id) for r in organiser.event.records] == [("t2", 1)]
+    assert "have a result in round 1 already (table t2, game #1)" in organiser.unmatched[-1]
+    # The table the pairing was assigned to: its result replaces the one from elsewhere.
+    feed(state, "t1", "result", final_result("t1", ["Ann", "Ben"], 0, [0, 1], game_id=7))
+    assert [(r.table, r.game_id, r.winners) for r in organiser.event.records] == [("t1", 7, (0,))]
+    # Its rematch does not count twice; the same game confirmed again still replaces itself.
+    feed(state, "t1", "result", final_result("t1", ["Ann", "Ben"], 1, [0, 1], game_id=8))
+    feed(state, "t1", "result", final_result("t1", ["Ann", "Ben"], 0, [0, 1], game_id=7))
+    assert [(r.table, r.game_id) for r in organiser.event.records] == [("t1", 7)]
+    standings = app.test_client().get("/hall/state").json["event"]["standings"]
+    assert {row["player"]: (row["wins"], row["games"]) for row in standings}["Ann"] == (1, 1)
