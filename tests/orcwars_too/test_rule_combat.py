@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.engine import IllegalActionError, PlayerId
+from companion.engine import IllegalActionError, PlayerId, Roll
 from companion.games.orcwars_too.actions import AssignDamage, Attack, Choose, ChooseStrategy, Levy
 from companion.games.orcwars_too.state import Army, Hand, Land
 
@@ -235,6 +235,41 @@ def test_a_stupid_troll_stands_aside_and_rejoins() -> None:
     battle = game.view(state)["battle"]
     assert battle["attacker"]["power"] == 7  # Grim 5 and the orcs 2; the troll's 6 stands aside
     assert battle["damage"]["attacker_power"] == 7
+
+
+def test_both_sides_throw_their_leadership_checks_and_trolls_together() -> None:
+    """Lines 193 and 204: each side's check and each troll's d6 are thrown at the same moment; a roll is
+    the part of the chief who threw it."""
+    game = engine()
+    state, _ = duel(game, attacker_units=("trolls#1", "orcs#1"), defender_units=("trolls#2",))
+    state = choose(game, state, "charge", "careful")
+    asked = game.prompt(state)
+    assert asked.players == (0, 1) and asked.roll.die == "d8" and asked.text.startswith("Together: ")
+    assert "Grotsnik's Grim: leadership check" in asked.text and "Ugluk's Snag" in asked.text
+    state, events = play(game, state, Roll(P1, "d8", ("1",)))  # Ugluk throws first
+    assert "Ugluk's Snag: authority 1" in texts(events)
+    assert game.prompt(state).players == (0,)
+    state, _ = play(game, state, Roll(P0, "d8", ("2",)))
+    asked = game.prompt(state)
+    assert asked.players == (0, 1) and asked.roll.die == "d6" and "troll stupidity" in asked.text
+    state, events = play(game, state, Roll(P1, "d6", ("1",)), Roll(P0, "d6", ("6",)))
+    assert state.battle.defender.stupidity == (("trolls#2", 1),)
+    assert state.battle.attacker.stupidity == (("trolls#1", 6),)
+
+
+def test_both_chiefs_assign_their_damage_at_once_each_on_his_phone() -> None:
+    """Line 234: both sides divide the damage dealt to them: each chief on his own phone, at once."""
+    game = engine()
+    state, _ = duel(game, attacker_units=("ogres#1", "orcs#1"), defender_units=("trolls#1", "goblins#1"))
+    state = choose(game, state, "careful", "careful")
+    state, _ = roll(game, state, 1, 1, 6)  # both checks pass; the defender's troll is not stupid
+    asked = game.prompt(state)
+    assert asked.kind == "assign" and asked.players == (0, 1)
+    assert {c.action.player for c in asked.choices} == {0, 1}
+    state, _ = play(game, state, AssignDamage(P1, (("trolls#1", 6),), "trolls#1"))
+    assert game.prompt(state).players == (0,)
+    with pytest.raises(IllegalActionError, match="Grotsnik assign"):
+        game.apply(state, AssignDamage(P1, (("trolls#1", 5),), ""))
 
 
 # ---------------------------------------------------------------------------------------- 2.2 damage

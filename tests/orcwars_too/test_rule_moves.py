@@ -129,14 +129,35 @@ def test_gold_carried_home_goes_to_the_hand() -> None:
 def test_a_leader_is_levied_at_home_with_his_native_troops_at_once() -> None:
     """Lines 59-63: a leader levied this turn levies in his home; native units come under control at once."""
     game = engine()
-    state = position(game, hands={0: Hand(("grim", "orcs#1", "orcs#2"))})
+    state = position(game, hands={0: Hand(("grim", "sly", "orcs#1", "orcs#2", "orcs#3"))})
     state, events = play(game, state, Levy(P0, "grim", ("orcs#1", "orcs#2")))
     grim = state.army("grim")
     assert grim.territory == "home-a" and grim.units == ("orcs#1", "orcs#2") and grim.arrived and grim.levied
     assert state.land("home-a").controller == 0 and "controls Home A" in texts(events)
     assert not state.stack  # no check for native troops
+    state, _ = play(game, state, Levy(P0, "sly"))  # another order ends Grim's levy
     with pytest.raises(IllegalActionError, match="has levied"):
-        game.apply(state, Levy(P0, "grim", ()))
+        game.apply(state, Levy(P0, "grim", ("orcs#3",)))
+
+
+def test_chips_laid_one_at_a_time_join_the_levy_under_way_with_one_check() -> None:
+    """Line 59: a leader levies once a turn. At the table its chips arrive one by one: each joins the
+    levy under way, and the units not native to him share one authority check."""
+    game = engine()
+    hand = Hand(("orcs#1", "ogres#1", "trolls#1", "orcs#2"))
+    state = position(game, armies=[Army("grim", 0, "home-a")], hands={0: hand}, lands=[Land("home-a", 0)])
+    state, _ = play(game, state, Levy(P0, "grim", ("orcs#1",)))
+    assert not state.stack and state.levy is not None and state.levy.units == ("orcs#1",)
+    state, _ = play(game, state, Levy(P0, "grim", ("ogres#1",)))
+    check = state.top
+    assert check is not None and check.subject == "levy" and check.data == ("ogres#1",)
+    state, _ = play(game, state, Levy(P0, "grim", ("trolls#1",)))  # laid while the d8 waits: the same levy
+    assert state.top.data == ("ogres#1", "trolls#1") and len(state.stack) == 1
+    assert state.army("grim").units == ("ogres#1", "orcs#1", "trolls#1")
+    state, events = roll(game, state, 1)
+    assert "they obey" in texts(events) and state.levy is None
+    with pytest.raises(IllegalActionError, match="has levied"):
+        game.apply(state, Levy(P0, "grim", ("orcs#2",)))
 
 
 def test_a_leader_levied_this_turn_levies_only_at_home() -> None:

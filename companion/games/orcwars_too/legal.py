@@ -47,8 +47,11 @@ def candidates(data: GameData, state: State) -> list[Action]:
         return []
     out: list[Action] = [c.action for c in asked.choices]
     if asked.roll is not None:
-        seat = asked.players[0] if asked.players else PlayerId(0)
-        return [Roll(seat, asked.roll.die, (face,)) for face in DIE_FACES[asked.roll.die]]
+        seats = asked.players or (PlayerId(0),)
+        rolls: list[Action] = [
+            Roll(seat, asked.roll.die, (face,)) for seat in seats for face in DIE_FACES[asked.roll.die]
+        ]
+        return rolls + _joining(data, state)
     for seat in asked.players:
         out += _draws(data, state, seat)
     if asked.kind == "setup":
@@ -119,6 +122,7 @@ def _campaign(data: GameData, state: State, seat: int) -> list[Action]:
         )
         out += [Levy(player, leader), Levy(player, leader, natives)]
     levied = tuple(c for c in hand if data.counter(c).kind in (Kind.TROOP, Kind.WAR_MACHINE, Kind.SHAMAN))
+    out += _joining(data, state)
     gold = state.hands[seat].gold
     held = turn.held_at_start
     for army in state.armies_of(seat):
@@ -159,6 +163,17 @@ def _campaign(data: GameData, state: State, seat: int) -> list[Action]:
         for use in data.rules.spy_uses:
             out += [UseSpy(player, spy, use.id, other) for other in range(state.seats) if other != seat]
     return out
+
+
+def _joining(data: GameData, state: State) -> list[Action]:
+    """A chip more laid beside the leader whose levy is under way."""
+    levy = state.levy
+    army = state.army(levy.leader) if levy is not None else None
+    if army is None:
+        return []
+    hand = state.hands[army.owner].counters
+    kinds = (Kind.TROOP, Kind.WAR_MACHINE, Kind.SHAMAN)
+    return [Levy(PlayerId(army.owner), army.leader, (c,)) for c in hand if data.counter(c).kind in kinds]
 
 
 def _rampage(data: GameData, state: State, seat: int) -> list[Action]:

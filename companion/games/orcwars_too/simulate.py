@@ -111,10 +111,12 @@ def violations(
             out.append(f"{chip} lies in {len(places)} places: {places}")
     if gold_in_play(state) != data.gold_chips:
         out.append(f"{gold_in_play(state)} gold in play, {data.gold_chips} in the box")
+    opening = before.levy is None or before.levy.leader != getattr(action, "leader", None)
     if (
         isinstance(action, Levy)
         and (action.counters or action.neutrals)
         and state.army(action.leader) is not None
+        and opening  # a chip joining the levy under way is the same levy
     ):
         key = f"{state.turn}:{action.player}:{action.leader}"
         if key in levied:

@@ -59,12 +59,12 @@ def draws_owed(data: GameData, state: State, seat: int) -> int:
     """Chips the seat must still draw from the tribe cup now (0: none asked)."""
     top = state.top
     if top is not None:
-        return top.count if top.purpose == "draw" and top.seat == seat else 0
+        return min(top.count, len(state.cup)) if top.purpose == "draw" and top.seat == seat else 0
     if state.phase == SETUP and state.setups[seat].stage == "draw":
         return max(0, data.rules.setup_units - len(state.hands[seat].counters))
     turn = state.current
     if state.phase == TURN and turn is not None and turn.seat == seat and turn.step == REINFORCE:
-        return turn.free_left
+        return min(turn.free_left, len(state.cup))  # an empty tribe cup gives nothing more
     return 0
 
 
@@ -189,7 +189,7 @@ def done(data: GameData, state: State, seat: int, ev: list[Event]) -> State:
     if turn is None or turn.seat != seat or state.stack or state.battle is not None:
         fail(f"It is not {who(state, seat)}'s part of the turn to end")
     if turn.step == REINFORCE:
-        if turn.free_left:
+        if draws_owed(data, state, seat):
             fail(f"Draw your {plural(turn.free_left, 'free reinforcement')} first")
         state = evolve(state, current=replace(turn, step=CAMPAIGN))
         for leader in lost_armies(state, seat):
@@ -234,8 +234,10 @@ def buy(data: GameData, state: State, seat: int, ev: list[Event]) -> State:
     rules = data.rules
     if turn is None or turn.seat != seat or turn.step != REINFORCE or state.stack:
         fail("Units are bought with the reinforcements")
-    if turn.free_left:
+    if draws_owed(data, state, seat):
         fail("Draw the free reinforcements first")
+    if not state.cup:
+        fail("The tribe cup is empty")
     if turn.bought >= rules.extra_draws:
         fail(f"At most {rules.extra_draws} more units a turn")
     hand = state.hands[seat]
@@ -259,11 +261,14 @@ def discard(data: GameData, state: State, seat: int, counters: tuple[str, ...], 
     if len(set(counters)) != len(counters) or any(c not in hand.counters for c in counters):
         fail(f"Name chips of {who(state, seat)}'s hand")
     kept = replace(hand, counters=tuple(c for c in hand.counters if c not in counters))
+    # At the table the chips leave the hand one at a time: a discard may stop short of the limit (the
+    # prompt stays until it is reached), never go below it.
     if (
-        any(data.counter(c).kind not in UNIT_KINDS for c in counters)
-        or unit_count(data, kept) != data.rules.hand_limit
+        not counters
+        or any(data.counter(c).kind not in UNIT_KINDS for c in counters)
+        or unit_count(data, kept) < data.rules.hand_limit
     ):
-        fail(f"Discard units down to {data.rules.hand_limit}")
+        fail(f"Discard units down to {data.rules.hand_limit}, no further")
     ev.append(
         Event("Discarded", f"{who(state, seat)} discards {plural(len(counters), 'unit')}", {"seat": seat})
     )
