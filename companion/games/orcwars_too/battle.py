@@ -374,7 +374,8 @@ def reveal(data: GameData, state: State, battle: Battle, ev: list[Event]) -> Bat
         if proposes(battle.side(n))
     ]
     if shown:
-        ev.append(Event("StrategiesRevealed", "Strategies revealed together: " + "; ".join(shown), {}))
+        said = "Strategies revealed together: " if len(shown) > 1 else "Strategy revealed: "
+        ev.append(Event("StrategiesRevealed", said + "; ".join(shown), {}))
     return replace(battle, revealed=True)
 
 

@@ -87,7 +87,14 @@ def take_bosses(data: GameData, state: State, seat: int, leaders: tuple[str, ...
             )
     state = set_hand(state, seat, replace(hand, counters=(*hand.counters, *leaders)))
     state = evolve(state, cup=tuple(c for c in state.cup if c not in leaders))
-    ev.append(Event("Bosses", f"{who(state, seat)} takes {names(data, leaders)} as bosses", {"seat": seat}))
+    ev.append(
+        Event(
+            "Bosses",
+            f"{who(state, seat)} takes {names(data, leaders)} as "
+            + ("a boss" if len(leaders) == 1 else "bosses"),
+            {"seat": seat},
+        )
+    )
     return _set_stage(state, seat, "draw")
 
 

@@ -120,7 +120,8 @@ def _turn_prompt(data: GameData, state: State) -> Prompt | None:
             return Prompt(
                 "reinforce",
                 (p(seat),),
-                f"{name}: draw {plural(draws_owed(data, state, seat), 'free reinforcement')} from the tribe cup",
+                f"{name}: draw {plural(draws_owed(data, state, seat), 'free reinforcement')} "
+                "from the tribe cup",
             )
         more = data.rules.extra_draws - turn.bought
         text = f"{name}: buy up to {more} more units ({data.rules.extra_cost} gold each), or go on"

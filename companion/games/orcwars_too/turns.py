@@ -98,7 +98,7 @@ def draw(data: GameData, state: State, seat: int, counters: tuple[str, ...], ev:
     ev.append(
         Event(
             "Drew",
-            f"{who(state, seat)} draws {plural(len(counters), 'chip')}",
+            f"{who(state, seat)} draws {'a chip' if len(counters) == 1 else plural(len(counters), 'chip')}",
             {"seat": seat, "count": len(counters)},
         )
     )
