@@ -25,7 +25,7 @@ from companion.games.orcwars_too.battle import (
 )
 from companion.games.orcwars_too.battle import damage_of as cell_damage
 from companion.games.orcwars_too.checks import control_target, survivability_target, survives
-from companion.games.orcwars_too.common import hostile_in
+from companion.games.orcwars_too.common import by_identity, hostile_in
 from companion.games.orcwars_too.counters import GameData, Kind
 from companion.games.orcwars_too.state import Battle, State
 
@@ -112,6 +112,7 @@ def survived(data: GameData, battle: Battle, name: str) -> bool:
     return side.survival_roll + allocation(data, battle, name)[unit] < data.counter(unit).power
 
 
+@by_identity(16)
 def destroyed(data: GameData, battle: Battle, name: str) -> tuple[str, ...]:
     """Units and leaders of the side destroyed by the damage (surrendered troops are not)."""
     side = battle.side(name)

@@ -14,7 +14,6 @@ troll for stupidity. The damage (2.2) is :mod:`companion.games.orcwars_too.table
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 
 from companion.engine import Event
@@ -25,7 +24,7 @@ from companion.games.orcwars_too.checks import (
     strategy_modifiers,
     undecided_tie,
 )
-from companion.games.orcwars_too.common import fail, power, who
+from companion.games.orcwars_too.common import by_identity, fail, power, who
 from companion.games.orcwars_too.counters import STRATEGIES, STRATEGY_NAMES, GameData, Kind
 from companion.games.orcwars_too.state import NEUTRAL, Battle, Fighter, State, evolve, set_army
 from companion.games.orcwars_too.tables import Damage, damage
@@ -212,7 +211,7 @@ def strategy_options(side: Fighter, defender: bool) -> tuple[str, ...]:
     return (*STRATEGIES, "flee") if defender and lonely(side) else STRATEGIES
 
 
-@functools.lru_cache(maxsize=512)
+@by_identity(32)
 def damage_of(data: GameData, battle: Battle) -> Damage:
     """Step 2.2 for the battle's powers and real strategies (the same battle asks often: kept)."""
     return damage(

@@ -81,7 +81,7 @@ class Chiefs:
             return self._draw(data, state, seat)
         if kind == "buy":
             hand = state.hands[seat]
-            units = sum(1 for c in hand.counters if data.counter(c).unit)
+            units = sum(1 for c in hand.counters if c in data.units)
             keen = hand.gold >= data.rules.extra_cost + 2 and units < 8 and self._rng.random() < 0.6
             return Buy(seat) if keen and game.is_legal(state, Buy(seat)) else Done(seat)
         if kind == "campaign":

@@ -8,12 +8,14 @@ from dataclasses import replace
 from companion.engine import Event
 from companion.games.orcwars_too import aftermath, battle, moves, orders, outcome, turns
 from companion.games.orcwars_too.battle import Need
+from companion.games.orcwars_too.common import by_identity
 from companion.games.orcwars_too.counters import GameData
 from companion.games.orcwars_too.state import State, evolve
 
 STEPS = 200
 
 
+@by_identity()
 def battle_need(data: GameData, state: State) -> Need | None:
     """What the battle under way waits for (None: no battle, or it can be finished)."""
     fight = state.battle

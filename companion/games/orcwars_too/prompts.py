@@ -20,7 +20,7 @@ from companion.games.orcwars_too.actions import (
 )
 from companion.games.orcwars_too.aftermath import automatic_allocation, automatic_survivor
 from companion.games.orcwars_too.battle import Need, describe, strategy_options
-from companion.games.orcwars_too.common import plural, who
+from companion.games.orcwars_too.common import by_identity, plural, who
 from companion.games.orcwars_too.counters import STRATEGY_NAMES, GameData
 from companion.games.orcwars_too.economy import ARMY, HAND, SETUP_HAND, TREASURY
 from companion.games.orcwars_too.state import (
@@ -51,6 +51,7 @@ def roll(die: str) -> RollRequest:
     return RollRequest(die, 1, DIE_FACES[die])
 
 
+@by_identity()
 def prompt(data: GameData, state: State) -> Prompt | None:
     if state.finished:
         return None

@@ -52,7 +52,7 @@ from companion.games.orcwars_too.victory import conditions_met, points
 
 
 def unit_count(data: GameData, hand: Hand) -> int:
-    return sum(1 for c in hand.counters if data.counter(c).kind in UNIT_KINDS)
+    return sum(1 for c in hand.counters if c in data.units)
 
 
 def draws_owed(data: GameData, state: State, seat: int) -> int:
