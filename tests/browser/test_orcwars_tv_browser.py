@@ -150,3 +150,37 @@ def test_a_phone_cannot_choose_another_seats_strategy(browser, table):
     assert status == 403
     assert table.session.position().state.battle.defender.proposed == ""
     ugluk.context.close()
+
+
+def test_six_chiefs_at_the_demo_table_fit_the_tv_battle_and_lands(browser, page, table, artifacts):
+    """The demo's chiefs play a six-seat game through the session; the TV is checked (nothing under
+    20 px, nothing clipped) in the setup, during a battle and between battles, at 1080p and 720p."""
+    from companion.games.orcwars_too.demo import PLAYERS, OrcwarsDemo
+
+    answer = table.command("new_game", {"game": "orcwars-too", "players": list(PLAYERS), "options": {}})
+    assert answer["accepted"], answer
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, int(answer["seq"]))
+    shots = {
+        "setup": lambda p: p.state.phase == "setup" and sum(len(h.counters) for h in p.state.hands) >= 20,
+        "battle": lambda p: (
+            p.state.battle is not None and p.state.battle.revealed and bool(p.state.battle.attacker.real)
+        ),
+        "lands": lambda p: p.state.battle is None and p.state.last_battle is not None and p.state.turn >= 2,
+    }
+    for name, moment in shots.items():
+        table.play_until(moment, seed=4, kit=OrcwarsDemo)
+        wait_for_seq(page, table.session.position().seq)
+        for width, height in ((1920, 1080), (1280, 720)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(100)  # the scale follows the resize event
+            assert small_or_clipped(page) == [], (name, width)
+            page.screenshot(path=str(artifacts / f"orcwars-six-{name}-{height}.png"))
+        if name == "battle":  # the defender's own phone, its hand and the dice to enter
+            seat = table.session.position().state.battle.defender.owner
+            chief = phone(browser, table)
+            wait_for_seq(chief, table.session.position().seq)
+            chief.select_option("#c-seat", str(seat))
+            chief.wait_for_selector("text=hand (secret)", timeout=TIMEOUT_MS)
+            chief.screenshot(path=str(artifacts / "orcwars-six-phone-battle.png"), full_page=True)
+            chief.context.close()

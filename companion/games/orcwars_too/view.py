@@ -95,6 +95,7 @@ def view(data: GameData, state: State, prompt: Prompt | None) -> dict[str, JSON]
         "offer": {"seat": state.offer.seat, "partner": state.offer.partner}
         if state.offer is not None
         else None,
+        "levy": {"leader": state.levy.leader, "units": list(state.levy.units)} if state.levy else None,
         "spy_uses": rules["spy_uses"],
         "fortress_ratings": rules["fortress_ratings"],
         "adjacency": rules["adjacency"],

@@ -174,10 +174,19 @@
   // ------------------------------------------------------------------------------------ assign
 
   function assign(box, game, prompt, ctx) {
-    var seat = prompt.players[0];
+    // Both chiefs may assign at once, each on his own phone; a phone with no seat assigns for either.
     var battle = game.battle;
     if (!battle || !battle.damage) return false;
-    var name = battle.waiting_side === "attacker" ? "attacker" : "defender";
+    var mineSeat = ctx.seat();
+    var seats = prompt.players.filter(function (s) { return mineSeat === null || s === mineSeat; });
+    if (!seats.length) { hint(ctx, box, "The other side assigns its damage…"); return true; }
+    seats.forEach(function (seat) { assignFor(box, game, prompt, ctx, seat); });
+    return true;
+  }
+
+  function assignFor(box, game, prompt, ctx, seat) {
+    var battle = game.battle;
+    var name = battle.attacker.owner === seat ? "attacker" : "defender";
     var side = battle[name];
     var total = name === "attacker" ? battle.damage.damage_to_attacker : battle.damage.damage_to_defender;
     var units = side.leaders.map(function (l) { return { id: l.id, name: l.name, power: l.authority }; })
@@ -206,13 +215,14 @@
     var go = button(ctx, "Assign the damage", "primary", function () {
       var damage = units.filter(function (u) { return shares[u.id] > 0; }).map(function (u) { return [u.id, shares[u.id]]; });
       ctx.act({ kind: "assign_damage", player: seat, damage: damage, survivor: form["survivor" + key] || "" });
-    }, "ow-assign");
+    }, "ow-assign-" + seat);
     go.disabled = sum !== total;
     box.appendChild(go);
     var quick = ctx.el("div", "row");
-    prompt.choices.forEach(function (c) { quick.appendChild(button(ctx, c.label, "small", function () { ctx.act(c.action); })); });
+    prompt.choices.filter(function (c) { return c.action.player === seat; }).forEach(function (c) {
+      quick.appendChild(button(ctx, c.label, "small", function () { ctx.act(c.action); }));
+    });
     box.appendChild(quick);
-    return true;
   }
 
   // ---------------------------------------------------------------------------------- campaign
@@ -251,8 +261,9 @@
     targets.forEach(function (t) { attacks.appendChild(button(ctx, t[1], null, function () { ctx.act({ kind: "attack", player: seat, leader: army.leader, target: t[0] }); })); });
     details.appendChild(attacks);
     var levied = handChips(ctx, ["troop", "war-machine", "shaman"]);
-    if (!army.levied && (levied.length || here.neutral.length)) {
-      details.appendChild(ctx.el("h3", null, "Levy"));
+    var open = game.levy && game.levy.leader === army.leader; // chips laid one at a time join his levy
+    if ((!army.levied || open) && (levied.length || here.neutral.length)) {
+      details.appendChild(ctx.el("h3", null, open ? "Levy more (the same levy: one check)" : "Levy"));
       details.appendChild(chipList(ctx, "levy" + army.leader, levied));
       if (here.neutral.length) details.appendChild(chipList(ctx, "neutrals" + army.leader, [{ id: "all", name: "all " + here.neutral.length + " neutral troops here" }]));
       details.appendChild(button(ctx, "Levy", null, function () {
@@ -397,16 +408,24 @@
   // ------------------------------------------------------------------------------------- rolls
 
   function rolls(box, game, prompt, ctx) {
-    // One die, its faces as numbers to tap (a d8 or d20 in a menu would be slow at the table).
+    // One die, its faces as numbers to tap (a d8 or d20 in a menu would be slow at the table); when several
+    // chiefs throw together, a pad for each this phone may enter (a player's own phone: his own).
     var roll = prompt.roll;
     if (roll.count !== 1) return false;
-    var seat = prompt.players.length ? prompt.players[0] : 0;
-    box.appendChild(ctx.el("h3", null, roll.die + " rolled for " + ctx.playerName(seat)));
-    var grid = ctx.el("div", "ow-numpad ow-numpad-" + roll.faces.length);
-    roll.faces.forEach(function (face) {
-      grid.appendChild(button(ctx, face, "ow-face", function () { ctx.act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); }));
+    var seats = prompt.players.length ? prompt.players : [0];
+    seats.forEach(function (seat) {
+      if (ctx.mayRoll && !ctx.mayRoll(seat)) {
+        box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(seat) + " enters their roll"));
+        return;
+      }
+      box.appendChild(ctx.el("h3", null, roll.die + " rolled for " + ctx.playerName(seat)));
+      var grid = ctx.el("div", "ow-numpad ow-numpad-" + roll.faces.length);
+      roll.faces.forEach(function (face) {
+        grid.appendChild(button(ctx, face, "ow-face", function () { ctx.act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); }));
+      });
+      box.appendChild(grid);
     });
-    box.appendChild(grid);
+    if (seats.length > 1) hint(ctx, box, "Thrown together: each die counts for the chief who threw it (or for the first still to roll).");
     return true;
   }
 

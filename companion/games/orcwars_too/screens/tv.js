@@ -53,7 +53,8 @@
     var done = [];
     if (army.moved) done.push("moved");
     if (army.attacked) done.push("attacked");
-    if (army.levied) done.push("levied");
+    if (game.levy && game.levy.leader === army.leader) done.push("levying…");
+    else if (army.levied) done.push("levied");
     if (!army.units.length) units.appendChild(el("span", "ow-alone", "alone"));
     if (done.length) units.appendChild(el("span", "ow-done", done.join(" · ")));
     row.appendChild(units);
@@ -80,7 +81,7 @@
     sub.appendChild(el("span", null, player.score.lands + " lands · " + player.score.fortresses + " forts · " +
       player.leaders_with_armies + "/" + game.victory.leaders_needed + " armies in orclands"));
     if (player.announced.length) sub.appendChild(el("span", "ow-announced", "announces " + player.announced.join(" & ") + " victory!"));
-    if (player.setup) sub.appendChild(el("span", "ow-setup", { bosses: "taking bosses", draw: "drawing", trade: "trading for gold", ready: "ready ✓" }[player.setup] || player.setup));
+    if (player.setup) sub.appendChild(el("span", "ow-setup", { bosses: "taking bosses", draw: "drawing", trade: "trading", ready: "ready ✓" }[player.setup] || player.setup));
     box.appendChild(sub);
     var armies = el("div", "ow-armies");
     player.armies.forEach(function (a) { armies.appendChild(armyRow(game, a)); });
