@@ -313,3 +313,11 @@ def test_every_chief_throws_his_own_die_for_who_goes_first() -> None:
     state, _ = play(GAME, state, ugluks.action)
     anyones = collector.rolled(DieRolled(DieId(0), 2, 0.1, faces=6), live(state), 0.1, owned=(P1,))
     assert anyones.action == Roll(P0, "d6", ("2",))
+
+
+def test_a_chip_drawn_while_another_chief_is_asked_waits_for_him() -> None:
+    state = GAME.new_game(setup(2))
+    state, _ = play(GAME, state, TakeBosses(P0, ("grim",)), Draw(P0, ("orcs",) * 4 + ("trolls",)))
+    state, _ = play(GAME, state, TradeForGold(P0, ("orcs#1",)))  # Grotsnik's gold draw comes first
+    note = MAPPER.placed(HAND_1, "goblins#1", live(state), None)
+    assert isinstance(note, Note) and note.text.startswith("Not now (Grotsnik: draw 1 gold chip")

@@ -236,6 +236,9 @@ class OrcwarsMapper(BaseMapper):
         buy = Buy(PlayerId(seat))
         if game.is_legal(state, buy):
             return Act(buy, f"{name} buys a unit", then=Act(draw, f"{name} draws the unit bought"))
+        asked = position.prompt
+        if asked is not None and seat not in asked.players:
+            return Note(f"Not now ({asked.text}): put the chip back in the tribe cup")
         return Note(f"{name} draws nothing now: put the chip back in the tribe cup")
 
     def _off_hand(
