@@ -23,7 +23,7 @@ from companion.games.orcwars_too.actions import (
     Underground,
     UseSpy,
 )
-from companion.games.orcwars_too.state import RAMPAGE, Army, Garrison, Hand, Land
+from companion.games.orcwars_too.state import RAMPAGE, Army, Caravan, Garrison, Hand, Land
 
 from .positions import engine, play, position, roll, texts
 
@@ -391,6 +391,24 @@ def test_a_mine_needs_a_unit_there_all_turn_and_produces_at_the_end_of_B4() -> N
     assert "mine of Home A produces" in texts(events) and game.prompt(state).kind == "draw_gold"
     state, events = play(game, state, DrawGold(P0, "silk"))
     assert state.hands[0].caravans == ("silk",) and state.hands[0].gold == 0 and not state.stack
+
+
+def test_a_mine_over_an_empty_gold_pile_produces_nothing_and_the_turn_goes_on() -> None:
+    """Line 118 draws from the gold pile: when it holds no chip (gold nor caravan), there is none to draw."""
+    game = engine()
+    state = position(
+        game,
+        armies=[Army("grim", 0, "home-a", ("orcs#1",))],
+        lands=[Land("home-a", 0, mine=True)],
+        hands={0: Hand(gold=game.data.gold_chips)},
+        step=RAMPAGE,
+        gold_pile=0,
+        caravan_pile=(),
+        caravans=(Caravan("salt", 0), Caravan("silk", 0)),
+    )
+    state, events = play(game, state, Done(P0))
+    assert "mine of Home A produces" in texts(events) and "gold pile is empty" in texts(events)
+    assert not state.stack and state.current.seat == 1  # Ugluk's turn: nothing waits on an empty pile
 
 
 def test_troops_may_destroy_a_mine_instead() -> None:

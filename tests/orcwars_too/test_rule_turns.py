@@ -10,6 +10,7 @@ from companion.engine import IllegalActionError, PlayerId, Roll
 from companion.games.orcwars_too.actions import (
     AnswerTrade,
     Buy,
+    CorrectGold,
     Discard,
     Done,
     Draw,
@@ -29,6 +30,7 @@ from companion.games.orcwars_too.state import (
     Caravan,
     Hand,
     Land,
+    Step,
 )
 
 from .positions import engine, play, position, roll, setup, texts
@@ -245,6 +247,16 @@ def test_an_empty_tribe_cup_gives_no_more_reinforcements() -> None:
         game.apply(state, Buy(P0))
     state, _ = play(game, state, Done(P0))
     assert state.current.step == CAMPAIGN
+
+
+def test_a_draw_owed_from_an_empty_tribe_cup_is_let_go() -> None:
+    """Nothing waits on a chip the cup no longer holds (a redraw or a unit bought as the cup runs dry)."""
+    game = engine()
+    state = position(game, armies=[Army("grim", 0, "home-a")], step=REINFORCE)
+    hoard = Hand(state.cup)
+    state = replace(state, cup=(), hands=(state.hands[0], hoard), stack=(Step("draw", 0, count=2),))
+    state, events = play(game, state, CorrectGold(P0, 0))  # any input: the game moves on by itself
+    assert "tribe cup is empty" in texts(events) and not state.stack
 
 
 def test_a_chief_without_leaders_may_show_his_hand_and_draw_six_anew_three_times_at_most() -> None:

@@ -32,7 +32,7 @@ PLAYERS = (
     {"name": "Muzgash", "colour": "#a65be0"},
     {"name": "Lagduf", "colour": "#1fb5b0"},
 )
-TURN_LIMIT = 15
+TURN_LIMIT = 25
 """A club night's clock for the demo's games, should no chief win by the rules before it runs out."""
 
 

@@ -29,6 +29,7 @@ from companion.games.orcwars_too.actions import (
     Done,
     Draw,
     DrawGold,
+    LeaveBehind,
     Levy,
     Move,
     OfferTrade,
@@ -207,6 +208,9 @@ class Chiefs:
             if foes and not army.attacked and self._rng.random() < 0.5:
                 out.append(Attack(seat, army.leader, f"seat:{foes[0]}"))
             if not army.moved:
+                guard = self._guard(data, state, seat, army)
+                if guard is not None:
+                    out.append(guard)
                 target = self._target(data, state, seat, army)
                 if target:
                     out.append(Move(seat, army.leader, target))
@@ -218,6 +222,15 @@ class Chiefs:
             if self._rng.random() < 0.3:
                 out.append(BuildMine(seat, army.leader))
         return out
+
+    def _guard(self, data: GameData, state: State, seat: int, army: Army) -> Action | None:
+        """Before marching off, a troop left to hold the land (another chief's leader would claim it)."""
+        here = army.territory
+        troops = [u for u in army.units if data.counter(u).kind is Kind.TROOP]
+        if len(troops) < 2 or state.garrison(here, seat) is not None or not friendly(state, here, seat):
+            return None
+        weakest = min(troops, key=lambda u: (data.counter(u).power, u))
+        return LeaveBehind(seat, army.leader, (weakest,)) if self._rng.random() < 0.7 else None
 
     def _target(self, data: GameData, state: State, seat: int, army: Army) -> str:
         """Where the army marches: an orcland the chief does not hold, free ones first, an enemy's when it is
