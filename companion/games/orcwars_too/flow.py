@@ -31,7 +31,7 @@ def settle(data: GameData, state: State, ev: list[Event]) -> State:
     for _ in range(STEPS):
         before = state
         state = _step(data, state, ev)
-        if state == before:
+        if state is before or state == before:
             return state
     return state
 

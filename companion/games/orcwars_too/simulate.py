@@ -175,8 +175,10 @@ def _hidden_view(game: OrcwarsToo, state: State) -> dict[str, Any]:
     # Units are dealt among units and other chips among other chips: how many units a hand holds is
     # public (a hand over ten units is discarded down at the table).
     is_unit = game.data.units.__contains__
-    units = sorted((c for h in state.hands for c in h.counters if is_unit(c)), reverse=True)
-    others = sorted((c for h in state.hands for c in h.counters if not is_unit(c)), reverse=True)
+    hidden = [c for h in state.hands for c in h.counters]
+    hidden.reverse()  # dealt back to front: every chip goes to another place (and mostly another hand)
+    units = [c for c in hidden if is_unit(c)]
+    others = [c for c in hidden if not is_unit(c)]
     hands, u, o = [], 0, 0
     for hand in state.hands:
         count = sum(map(is_unit, hand.counters))
