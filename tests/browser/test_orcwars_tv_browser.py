@@ -87,6 +87,9 @@ def small_or_clipped(page: Any) -> list[str]:
               for (const box of document.querySelectorAll('.ow-armies, .ow-right, .ow-player')) {
                 if (box.scrollHeight > box.clientHeight + 1) out.push(`cut off: ${box.className}`);
               }
+              for (const line of document.querySelectorAll('.ow-sub, .ow-facts')) {
+                if (line.scrollWidth > line.clientWidth + 1) out.push(`cut off: ${line.textContent.trim()}`);
+              }
               return out;
             }""",
             MIN_TEXT_PX,

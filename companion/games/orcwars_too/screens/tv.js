@@ -78,10 +78,16 @@
     head.appendChild(score);
     box.appendChild(head);
     var sub = el("div", "ow-sub");
-    sub.appendChild(el("span", null, player.score.lands + " lands · " + player.score.fortresses + " forts · " +
-      player.leaders_with_armies + "/" + game.victory.leaders_needed + " armies in orclands"));
+    if (!player.setup) { // in the setup nobody holds anything yet: the line says how far each chief is
+      sub.appendChild(el("span", null, player.score.lands + " lands · " + player.score.fortresses + " forts · " +
+        player.leaders_with_armies + "/" + game.victory.leaders_needed + " armies in orclands"));
+    }
     if (player.announced.length) sub.appendChild(el("span", "ow-announced", "announces " + player.announced.join(" & ") + " victory!"));
-    if (player.setup) sub.appendChild(el("span", "ow-setup", { bosses: "taking bosses", draw: "drawing", trade: "trading", ready: "ready ✓" }[player.setup] || player.setup));
+    if (player.setup) {
+      var stage = player.setup === "draw" && player.draws_owed ? "draws " + player.draws_owed + " more"
+        : { bosses: "taking bosses", draw: "trading?", trade: "trading", ready: "ready ✓" }[player.setup] || player.setup;
+      sub.appendChild(el("span", "ow-setup", stage));
+    }
     box.appendChild(sub);
     var armies = el("div", "ow-armies");
     player.armies.forEach(function (a) { armies.appendChild(armyRow(game, a)); });
