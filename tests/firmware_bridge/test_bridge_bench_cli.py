@@ -117,3 +117,21 @@ def test_bench_link_command_fails_when_events_are_lost(capsys: pytest.CaptureFix
     code = main(["bench", "link", "--events", "5000", *faults, "--tag-samples", "5", "--json"])
     figures = json.loads(capsys.readouterr().out)
     assert code == 1 and figures["lost"] > 0 and figures["sent"] == 5000
+
+
+def test_a_board_on_another_protocol_is_no_hello_with_its_reason_not_a_port_that_cannot_open() -> None:
+    import queue
+
+    from companion.cli.devices import _wait_for_state_report
+    from firmware_bridge.host import VERSION_ERROR_PREFIX
+
+    old = f"{VERSION_ERROR_PREFIX} 1 and this companion speaks 2: flash the firmware"
+    statuses: queue.Queue = queue.Queue()
+    statuses.put({"state": "connecting", "error": old, "counters": {"state_reports": 0}})
+    seen: list = []
+    assert _wait_for_state_report(statuses, 0.05, seen) is None  # "no HELLO", then the reason below
+    assert seen[-1]["error"] == old
+    statuses.put(
+        {"state": "searching", "error": "/dev/ttyNOPE does not exist", "counters": {"state_reports": 0}}
+    )
+    assert _wait_for_state_report(statuses, 0.05, []) == "/dev/ttyNOPE does not exist"
