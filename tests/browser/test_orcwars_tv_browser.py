@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from companion.games.orcwars_too.tables import every_cell
+
 from .browser_support import PIN, LiveTable
 
 pytestmark = pytest.mark.browser
@@ -110,6 +112,17 @@ def test_a_battle_on_the_tv_strategies_secret_then_revealed_with_the_damage(brow
     thar.select_option("#c-seat", "0")
     thar.wait_for_selector("#ow-strategy-charge", timeout=TIMEOUT_MS)
     assert thar.locator("#ow-strategy-flee").count() == 0  # Thar has an army: no lonely chief's flight
+    # The ratio table worked out at both powers, from Thar's side (the defender): rows his strategy.
+    position = table.session.position()
+    fight = position.game.view(position.state)["battle"]
+    thar_power, their_power = fight["defender"]["power"], fight["attacker"]["power"]
+    assert f"your power {thar_power} against {their_power}" in thar.locator(".ow-chart-title").inner_text()
+    cell = every_cell(their_power, thar_power)[1]  # they charge, Thar advances carefully
+    assert (cell["attacker"], cell["defender"]) == ("charge", "careful")
+    shown = thar.locator(".ow-chart tr").nth(2).locator("td").nth(0).inner_text().split()
+    assert shown[0].startswith(f"−{cell['damage_to_defender']}") and shown[1].startswith(
+        str(cell["damage_to_attacker"])
+    )
     thar.screenshot(path=str(artifacts / "orcwars-phone-strategy.png"), full_page=True)
     thar.click("#ow-strategy-charge")
     thar.wait_for_selector("text=You chose Mindless Charge", timeout=TIMEOUT_MS)

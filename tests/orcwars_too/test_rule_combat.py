@@ -9,6 +9,8 @@ import pytest
 from companion.engine import IllegalActionError, PlayerId, Roll
 from companion.games.orcwars_too.actions import AssignDamage, Attack, Choose, ChooseStrategy, Levy
 from companion.games.orcwars_too.state import Army, Hand, Land
+from companion.games.orcwars_too.tables import damage as combat_damage
+from companion.games.orcwars_too.tables import every_cell
 
 from .positions import choose, engine, play, position, roll, texts
 
@@ -515,3 +517,27 @@ def test_rebels_who_win_make_the_land_neutral_and_stay() -> None:
     assert state.battle is None and state.army("grim") is None and "grim" in state.cup
     assert state.land("middle").controller is None
     assert set(state.garrison("middle", -1).units) == {"ogres#1", "ogres#2"}
+
+
+def test_while_the_strategies_are_chosen_the_view_works_out_every_cell_of_the_table() -> None:
+    """The chart a chief would look up before choosing (lines 214-224), at the sides' powers: the same
+    for every strategy chosen in secret so far, and gone once both are revealed."""
+    game = engine()
+    state, _ = duel(game)
+    chart = game.view(state)["battle"]["chart"]
+    powers = game.view(state)["battle"]["attacker"]["power"], game.view(state)["battle"]["defender"]["power"]
+    assert len(chart) == 9
+    for cell in chart:
+        expected = combat_damage(powers[0], cell["attacker"], powers[1], cell["defender"]).to_json()
+        assert {k: v for k, v in cell.items() if k not in ("attacker", "defender")} == expected
+    state, _ = play(game, state, ChooseStrategy(P0, "charge"))
+    assert game.view(state)["battle"]["chart"] == chart  # tells nothing of the choice
+    state, _ = play(game, state, ChooseStrategy(P1, "clever"))
+    assert game.view(state)["battle"]["chart"] is None
+
+
+def test_the_chart_has_the_texts_example() -> None:
+    """Line 224: power 23 charging against power 11 with clever strategy: 11 to the chargers, 4 to the
+    strategists."""
+    cell = [c for c in every_cell(23, 11) if (c["attacker"], c["defender"]) == ("charge", "clever")]
+    assert cell[0]["damage_to_attacker"] == 11 and cell[0]["damage_to_defender"] == 4

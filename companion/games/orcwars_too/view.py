@@ -41,6 +41,7 @@ from companion.games.orcwars_too.state import (
     Land,
     State,
 )
+from companion.games.orcwars_too.tables import every_cell
 from companion.games.orcwars_too.turns import draws_owed
 from companion.games.orcwars_too.victory import (
     Holdings,
@@ -392,9 +393,17 @@ def _battle_drawn(
         "attacker": _side(data, state, fight, "attacker", computed, settled),
         "defender": _side(data, state, fight, "defender", computed, settled),
         "damage": working,
+        "chart": _chart(data, fight) if live and not fight.revealed else None,
         "loser": fight.loser or None,
         "retreat_to": data.board.name(fight.retreat_to) if fight.retreat_to else None,
     }
+
+
+def _chart(data: GameData, fight: Battle) -> JSON:
+    """While the strategies are being chosen: the damage each pair would give at the sides' powers now
+    (before any troll's stupidity or failed leadership changes them): public, as the powers are."""
+    attacker, defender = side_power(data, fight.attacker), side_power(data, fight.defender)
+    return every_cell(attacker, defender, fight.fortress, fight.war_machine)
 
 
 def _side(

@@ -7,6 +7,8 @@
 (function () {
   var form = {}; // choices kept across redraws (a view arrives after every input)
   var SAID = { charge: "Mindless Charge", careful: "Careful Advance", clever: "Clever Strategy", flee: "Flee" };
+  var STRATS = ["charge", "careful", "clever"];
+  var SHORT = { charge: "Charge", careful: "Careful", clever: "Clever" };
 
   function button(ctx, text, cls, onclick, id) {
     var b = ctx.el("button", cls, text);
@@ -169,6 +171,43 @@
     });
     box.appendChild(grid);
     hint(ctx, box, "Secret until both sides have chosen: the TV shows both together.");
+    if (battle.chart && side && other) chart(box, battle, side === battle.attacker, other, ctx);
+  }
+
+  // The ratio table worked out at both sides' powers, from this chief's side: what he takes and what he
+  // deals for each pair of strategies (a failed leadership check or a stupid troll changes it later).
+  function chart(box, battle, attacking, other, ctx) {
+    var side = attacking ? battle.attacker : battle.defender;
+    box.appendChild(ctx.el("h3", "ow-chart-title", "Battle in " + battle.territory_name + ": your power " + side.power +
+      " against " + other.power + (battle.table === "fortress" ? " · fortress table (walls " + battle.fortress + ")" : " · field table")));
+    var table = ctx.el("table", "ow-chart");
+    var head = ctx.el("tr");
+    head.appendChild(ctx.el("th", null, "you ↓ they →"));
+    STRATS.forEach(function (s) {
+      head.appendChild(ctx.el("th", other.proposed === s ? "ow-chart-seen" : null, SHORT[s]));
+    });
+    table.appendChild(head);
+    STRATS.forEach(function (mineS) {
+      var row = ctx.el("tr");
+      row.appendChild(ctx.el("th", null, SHORT[mineS]));
+      STRATS.forEach(function (theirs) {
+        var cell = battle.chart.filter(function (c) {
+          return attacking ? c.attacker === mineS && c.defender === theirs : c.attacker === theirs && c.defender === mineS;
+        })[0];
+        var take = attacking ? cell.damage_to_attacker : cell.damage_to_defender;
+        var deal = attacking ? cell.damage_to_defender : cell.damage_to_attacker;
+        var hackedMe = attacking ? cell.attacker_hacked : cell.defender_hacked;
+        var hackedThem = attacking ? cell.defender_hacked : cell.attacker_hacked;
+        var td = ctx.el("td", other.proposed === theirs ? "ow-chart-seen" : null);
+        td.appendChild(ctx.el("span", "ow-chart-take", "−" + take + (hackedMe ? "★" : "")));
+        td.appendChild(ctx.el("span", "ow-chart-deal", deal + (hackedThem ? "★" : "")));
+        row.appendChild(td);
+      });
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+    hint(ctx, box, "Each cell: the damage you take (red), then the damage you deal; ★ leaders hacked to pieces." +
+      (battle.table === "fortress" ? " The walls' absorption is counted in." : ""));
   }
 
   // ------------------------------------------------------------------------------------ assign
