@@ -89,6 +89,9 @@ def small_or_clipped(page: Any) -> list[str]:
               for (const box of document.querySelectorAll('.ow-armies, .ow-right, .ow-player')) {
                 if (box.scrollHeight > box.clientHeight + 1) out.push(`cut off: ${box.className}`);
               }
+              for (const land of document.querySelectorAll('.ow-land-name')) {
+                if (land.textContent.endsWith('…')) out.push(`shortened: ${land.textContent}`);
+              }
               for (const line of document.querySelectorAll('.ow-sub, .ow-facts')) {
                 if (line.scrollWidth > line.clientWidth + 1) out.push(`cut off: ${line.textContent.trim()}`);
               }
@@ -192,6 +195,13 @@ def test_six_chiefs_at_the_demo_table_fit_the_tv_battle_and_lands(browser, page,
             page.wait_for_timeout(100)  # the scale follows the resize event
             assert small_or_clipped(page) == [], (name, width)
             page.screenshot(path=str(artifacts / f"orcwars-six-{name}-{height}.png"))
+        if name == "setup":  # the table waits for its slowest chief: how many are ready, what each still does
+            state = table.session.position().state
+            ready = sum(s.stage == "ready" for s in state.setups)
+            assert f"{ready} of 6 chiefs ready · tribe cup {len(state.cup)} chips" in page.inner_text(
+                ".ow-turn"
+            )
+            assert "trading?" not in page.inner_text("body")
         if name == "battle":  # the defender's own phone, its hand and the dice to enter
             seat = table.session.position().state.battle.defender.owner
             chief = phone(browser, table)

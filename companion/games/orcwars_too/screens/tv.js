@@ -85,7 +85,7 @@
     if (player.announced.length) sub.appendChild(el("span", "ow-announced", "announces " + player.announced.join(" & ") + " victory!"));
     if (player.setup) {
       var stage = player.setup === "draw" && player.draws_owed ? "draws " + player.draws_owed + " more"
-        : { bosses: "taking bosses", draw: "trading?", trade: "trading", ready: "ready ✓" }[player.setup] || player.setup;
+        : { bosses: "taking bosses", draw: "hand full: trade or Done", trade: "trading units for gold", ready: "ready ✓" }[player.setup] || player.setup;
       sub.appendChild(el("span", "ow-setup", stage));
     }
     box.appendChild(sub);
@@ -140,6 +140,10 @@
         rolls.appendChild(item);
       });
       box.appendChild(rolls);
+    } else if (game.phase === "setup") {
+      // The table waits for the slowest chief: who is ready, who is not, and what is left in the cup.
+      var ready = players.filter(function (p) { return p.setup === "ready"; }).length;
+      box.appendChild(el("p", "ow-step-label", ready + " of " + players.length + " chiefs ready · tribe cup " + game.tribe_cup + " chips"));
     }
     return box;
   }
