@@ -208,5 +208,13 @@ def test_six_chiefs_at_the_demo_table_fit_the_tv_battle_and_lands(browser, page,
             wait_for_seq(chief, table.session.position().seq)
             chief.select_option("#c-seat", str(seat))
             chief.wait_for_selector("text=hand (secret)", timeout=TIMEOUT_MS)
+            position = table.session.position()
+            hand = position.game.private_view(position.state, seat)["hand"]
+            units = sum(c["kind"] in ("leader", "troop", "war-machine") for c in hand)
+            assert f"{units} units in hand (at most 10 after B5)" in chief.inner_text("body")
+            grouped = chief.locator(".ow-hand-line").all_inner_texts()  # leaders first, alike chips once
+            assert grouped and all(
+                line.split(":")[0] in ("Leaders", "Troops", "War machines", "Other") for line in grouped
+            )
             chief.screenshot(path=str(artifacts / "orcwars-six-phone-battle.png"), full_page=True)
             chief.context.close()

@@ -392,6 +392,9 @@ def test_power_victory_is_announced_at_the_start_of_a_turn_and_wins_at_its_end()
     assert state.finished and state.winners == (0,) and "power victory" in state.reason
     result = game.result(state)
     assert result.final and result.winners == (0,)
+    name = state.names[0]
+    assert result.outcome == f"{name} wins: power victory at the end of turn {state.turn}"  # said once
+    assert f"{name} wins: power victory" in texts(events)
 
 
 def test_a_victory_not_met_at_the_start_of_the_turn_does_not_win_at_its_end() -> None:

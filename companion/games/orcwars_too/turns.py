@@ -321,28 +321,32 @@ def end_turn(data: GameData, state: State, ev: list[Event]) -> State:
         if now:
             winners.append((seat, now))
     if winners:
-        said = "; ".join(
-            f"{who(state, s)} ({' and '.join(c + ' victory' for c in met)})" for s, met in winners
+        # Read after "Bogrot wins: " (the result's outcome): the victory, then when.
+        met_by = [" and ".join(c + " victory" for c in met) for _, met in winners]
+        said = (
+            met_by[0]
+            if len(winners) == 1
+            else " and ".join(f"{who(state, s)}'s {m}" for (s, _), m in zip(winners, met_by, strict=True))
         )
-        return _over(
-            state, tuple(s for s, _ in winners), f"Victory at the end of turn {state.turn}: {said}", ev
-        )
+        return _over(state, tuple(s for s, _ in winners), f"{said} at the end of turn {state.turn}", ev)
     if state.turn_limit and state.turn >= state.turn_limit:
         scores = [points(data, state, s) for s in range(state.seats)]
         best = max(scores)
         top = tuple(s for s in range(state.seats) if scores[s] == best)
-        return _over(
-            state,
-            top,
-            f"The turn limit ({state.turn_limit}) is reached: the most lands and fortresses win",
-            ev,
-        )
+        reason = f"the most lands and fortresses when the turn limit ({state.turn_limit}) was reached"
+        return _over(state, top, reason, ev)
     state = begin_turn(data, state, ev)
     return order_turn(data, state, ev)
 
 
+def outcome(state: State, winners: tuple[int, ...], reason: str) -> str:
+    """The game's last line, as the TV's title and the ticker say it: who won, and how."""
+    names = " and ".join(state.names[s] for s in winners) or "Nobody"
+    return f"{names} {'wins' if len(winners) == 1 else 'win'}: {reason}"
+
+
 def _over(state: State, winners: tuple[int, ...], reason: str, ev: list[Event]) -> State:
-    ev.append(Event("GameOver", reason, {"winners": list(winners)}))
+    ev.append(Event("GameOver", outcome(state, winners, reason), {"winners": list(winners)}))
     return evolve(state, phase=OVER, finished=True, winners=winners, reason=reason, step="", current=None)
 
 

@@ -42,7 +42,7 @@ from companion.games.orcwars_too.state import (
     State,
 )
 from companion.games.orcwars_too.tables import every_cell
-from companion.games.orcwars_too.turns import draws_owed
+from companion.games.orcwars_too.turns import draws_owed, outcome
 from companion.games.orcwars_too.victory import (
     Holdings,
     fortresses,
@@ -519,6 +519,7 @@ def private_view(data: GameData, state: State, seat: PlayerId) -> dict[str, JSON
         "seat": seat,
         "name": who(state, seat),
         "hand": [_counter(data, c) for c in hand.counters],
+        "hand_limit": data.rules.hand_limit,
         "captives": [_counter(data, c) for c in hand.captives],
         "drawable": drawable,
         "strategy": mine or None,
@@ -575,12 +576,11 @@ def result(data: GameData, state: State) -> GameResult:
     if not state.finished:
         top = tuple(PlayerId(s) for s in range(state.seats) if ranks[s] == 1)
         return GameResult(False, top, standings, "lands + fortresses", outcome="The game is under way")
-    names = " and ".join(state.names[s] for s in winners) or "Nobody"
     return GameResult(
         True,
         tuple(PlayerId(s) for s in winners),
         standings,
         "lands + fortresses",
-        outcome=f"{names} {'wins' if len(winners) == 1 else 'win'}: {state.reason}",
+        outcome=outcome(state, winners, state.reason),
         details={"reason": state.reason, "turn": state.turn},
     )

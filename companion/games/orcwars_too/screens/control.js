@@ -476,7 +476,26 @@
     var card = ctx.el("section", "card");
     card.appendChild(ctx.el("h3", null, secret.name + "'s hand (secret)"));
     var hand = secret.hand || [];
-    card.appendChild(ctx.el("p", null, hand.length ? hand.map(function (c) { return c.name + (c.kind === "leader" ? " (leader " + c.power + ")" : c.power ? " " + c.power : ""); }).join(", ") : "empty"));
+    if (!hand.length) card.appendChild(ctx.el("p", null, "empty"));
+    // Read at a glance across the table: leaders, then troops, then the rest; alike chips counted once.
+    [["leader", "Leaders"], ["troop", "Troops"], ["war-machine", "War machines"], ["other", "Other"]].forEach(function (group) {
+      var chips = hand.filter(function (c) {
+        return group[0] === "other" ? ["leader", "troop", "war-machine"].indexOf(c.kind) < 0 : c.kind === group[0];
+      });
+      if (!chips.length) return;
+      var seen = {}, order = [];
+      chips.forEach(function (c) {
+        var label = c.name + (c.kind === "leader" ? " (authority " + c.power + ")" : c.power && c.kind !== "shaman" && c.kind !== "spy" ? " " + c.power : "");
+        if (!seen[label]) { seen[label] = 0; order.push(label); }
+        seen[label]++;
+      });
+      var line = ctx.el("p", "ow-hand-line");
+      line.appendChild(ctx.el("strong", null, group[1] + ": "));
+      line.appendChild(document.createTextNode(order.map(function (l) { return l + (seen[l] > 1 ? " ×" + seen[l] : ""); }).join(", ")));
+      card.appendChild(line);
+    });
+    var units = hand.filter(function (c) { return ["leader", "troop", "war-machine"].indexOf(c.kind) >= 0; }).length;
+    if (hand.length) card.appendChild(ctx.el("p", "hint", units + " units in hand (at most " + (secret.hand_limit || 10) + " after B5)"));
     if ((secret.captives || []).length) card.appendChild(ctx.el("p", null, "Captives: " + secret.captives.map(function (c) { return c.name; }).join(", ")));
     box.appendChild(card);
   }

@@ -12,6 +12,8 @@
     ogre: "#7f5aa2", troll: "#16a085", gnoll: "#b7950b",
   };
 
+  function count(n, one) { return n + " " + (n === 1 ? one : one + (/s$/.test(one) ? "es" : "s")); }
+
   function playerOf(game, seat) {
     return (game.players || []).filter(function (p) { return p.seat === seat; })[0] || { name: "?", colour: "#888" };
   }
@@ -79,7 +81,7 @@
     box.appendChild(head);
     var sub = el("div", "ow-sub");
     if (!player.setup) { // in the setup nobody holds anything yet: the line says how far each chief is
-      sub.appendChild(el("span", null, player.score.lands + " lands · " + player.score.fortresses + " forts · " +
+      sub.appendChild(el("span", null, count(player.score.lands, "land") + " · " + count(player.score.fortresses, "fort") + " · " +
         player.leaders_with_armies + "/" + game.victory.leaders_needed + " armies in orclands"));
     }
     if (player.announced.length) sub.appendChild(el("span", "ow-announced", "announces " + player.announced.join(" & ") + " victory!"));
@@ -321,7 +323,7 @@
       return out;
     },
     finalParts: function (player) {
-      return player.score.lands + " lands · " + player.score.fortresses + " fortresses";
+      return count(player.score.lands, "land") + " · " + count(player.score.fortresses, "fortress");
     },
     render: function (main, game) {
       var waiting = game.prompt ? game.prompt.players || [] : [];
