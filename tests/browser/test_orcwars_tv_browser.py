@@ -218,3 +218,28 @@ def test_six_chiefs_at_the_demo_table_fit_the_tv_battle_and_lands(browser, page,
             )
             chief.screenshot(path=str(artifacts / "orcwars-six-phone-battle.png"), full_page=True)
             chief.context.close()
+
+
+def test_a_chief_enters_his_draws_on_his_phone_from_the_chips_grouped_as_they_look(browser, table):
+    """No reader: the setup's draws tapped on the phone, the picker grouped (leaders, troops, ...) with
+    how many of each chip are left unseen; a chip with none left cannot be tapped."""
+    table.new_game(players=2, game="orcwars-too")
+    seq = act(table, {"kind": "take_bosses", "player": 0, "leaders": ["thar"]})
+    thar = phone(browser, table)
+    wait_for_seq(thar, seq)
+    thar.select_option("#c-seat", "0")
+    thar.wait_for_selector("#ow-draw", timeout=TIMEOUT_MS)
+    groups = thar.locator(".ow-draw-group").all_inner_texts()
+    assert groups[:2] == ["Leaders (authority)", "Troops (power)"]
+    red_orcs = thar.locator(".ow-grid button", has_text="Red Orcs 2")
+    assert red_orcs.locator(".ow-left").inner_text() == "4 left"
+    for left in ("3 left", "2 left"):
+        red_orcs.click()
+        thar.wait_for_function(
+            "(t) => [...document.querySelectorAll('.ow-left')].some(n => n.textContent === t)", arg=left
+        )
+    thar.click("#ow-draw")
+    thar.wait_for_selector("text=Red Orcs 2 ×2", timeout=TIMEOUT_MS)  # in his hand, alike chips once
+    hand = table.session.position().state.hands[0].counters
+    assert sorted(c.split("#")[0] for c in hand) == ["red-orcs", "red-orcs", "thar"]
+    thar.context.close()

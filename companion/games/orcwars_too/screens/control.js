@@ -9,6 +9,8 @@
   var SAID = { charge: "Mindless Charge", careful: "Careful Advance", clever: "Clever Strategy", flee: "Flee" };
   var STRATS = ["charge", "careful", "clever"];
   var SHORT = { charge: "Charge", careful: "Careful", clever: "Clever" };
+  var DRAW_GROUPS = [[["leader"], "Leaders (authority)"], [["troop"], "Troops (power)"], [["war-machine"], "War machines (power)"],
+    [["shaman", "spy"], "Shamans and spies"]];
 
   function button(ctx, text, cls, onclick, id) {
     var b = ctx.el("button", cls, text);
@@ -93,16 +95,25 @@
     box.appendChild(ctx.el("h3", null, title || "What did you draw? (" + owed + ")"));
     var chosen = ctx.el("p", "ow-picked", picked.length ? picked.map(function (t) { return nameOf(drawable, t); }).join(", ") : "Tap each chip you drew");
     box.appendChild(chosen);
-    var grid = ctx.el("div", "ow-grid");
-    drawable.forEach(function (d) {
-      var left = d.left - picked.filter(function (t) { return t === d.type; }).length;
-      var b = button(ctx, d.name + (d.power && d.kind !== "shaman" && d.kind !== "spy" ? " " + d.power : "") + " ·" + left, "small", function () {
-        if (picked.length < owed) { picked.push(d.type); ctx.redraw(); }
+    // Grouped as the chips look (a leader's face, a troop's, the rest), each group in name order, so the
+    // chip in the hand is found at a glance among the box's forty-odd kinds.
+    DRAW_GROUPS.forEach(function (group) {
+      var kinds = group[0];
+      var these = drawable.filter(function (d) { return kinds.indexOf(d.kind) >= 0; });
+      if (!these.length) return;
+      box.appendChild(ctx.el("p", "ow-draw-group", group[1]));
+      var grid = ctx.el("div", "ow-grid");
+      these.forEach(function (d) {
+        var left = d.left - picked.filter(function (t) { return t === d.type; }).length;
+        var b = button(ctx, d.name + (d.power && d.kind !== "shaman" && d.kind !== "spy" ? " " + d.power : ""), "small", function () {
+          if (picked.length < owed) { picked.push(d.type); ctx.redraw(); }
+        });
+        b.appendChild(ctx.el("span", "ow-left", left + " left"));
+        b.disabled = left <= 0 || picked.length >= owed;
+        grid.appendChild(b);
       });
-      b.disabled = left <= 0 || picked.length >= owed;
-      grid.appendChild(b);
+      box.appendChild(grid);
     });
-    box.appendChild(grid);
     var row = ctx.el("div", "row");
     row.appendChild(button(ctx, "Clear", "small", function () { form[key] = []; ctx.redraw(); }));
     var go = button(ctx, "Enter " + picked.length + " drawn", "primary", function () {
