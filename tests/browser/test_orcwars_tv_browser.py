@@ -243,3 +243,30 @@ def test_a_chief_enters_his_draws_on_his_phone_from_the_chips_grouped_as_they_lo
     hand = table.session.position().state.hands[0].counters
     assert sorted(c.split("#")[0] for c in hand) == ["red-orcs", "red-orcs", "thar"]
     thar.context.close()
+
+
+def test_a_lone_leaders_orders_are_open_on_his_chiefs_phone_with_what_he_did(browser, table):
+    table.new_game(players=2, game="orcwars-too")
+    hands = {
+        0: ("thar", ("red-orcs",) * 3 + ("ogres", "trolls")),
+        1: ("grubnash", ("bugbears", "ogres", "gnolls", "gnolls", "spy")),
+    }
+    for seat, (boss, chips) in hands.items():
+        act(table, {"kind": "take_bosses", "player": seat, "leaders": [boss]})
+        act(table, {"kind": "draw", "player": seat, "counters": list(chips)})
+        act(table, {"kind": "done", "player": seat})
+    act(table, {"kind": "roll", "player": 0, "die": "d6", "faces": ["6"]})
+    act(table, {"kind": "roll", "player": 1, "die": "d6", "faces": ["1"]})
+    act(table, {"kind": "draw", "player": 0, "counters": ["kol-kobolds"] * 3})
+    act(table, {"kind": "done", "player": 0})
+    seq = act(
+        table, {"kind": "levy", "player": 0, "leader": "thar", "counters": ["red-orcs#1", "red-orcs#2"]}
+    )
+    thar = phone(browser, table)
+    wait_for_seq(thar, seq)
+    thar.select_option("#c-seat", "0")
+    card = thar.locator("details.ow-army-card[open]")
+    card.wait_for(timeout=TIMEOUT_MS)
+    assert card.count() == 1 and card.locator("summary").inner_text().endswith("· levied")
+    assert card.get_by_role("button", name="Move").is_visible()
+    thar.context.close()

@@ -282,11 +282,13 @@
     return (secret.hand || []).filter(function (c) { return kinds.indexOf(c.kind) >= 0; });
   }
 
-  function armyCard(box, game, ctx, seat, army) {
+  function armyCard(box, game, ctx, seat, army, alone) {
     var details = ctx.el("details", "ow-army-card");
-    details.open = form.open === army.leader;
+    details.open = form.open === army.leader || (alone && form.open === undefined); // a lone leader's orders at once
     details.ontoggle = function () { if (details.open) form.open = army.leader; };
-    details.appendChild(ctx.el("summary", null, army.name + " · " + army.territory_name + " · power " + army.power));
+    var did = ["moved", "attacked", "levied"].filter(function (k) { return army[k]; });
+    details.appendChild(ctx.el("summary", null, army.name + " · " + army.territory_name + " · power " + army.power +
+      (did.length ? " · " + did.join(", ") : "")));
     var here = territories(game).filter(function (t) { return t.id === army.territory; })[0] || { armies: [], neutral: [], caravans: [] };
     var other = territories(game).filter(function (t) { return t.id !== army.territory && (!t.adjacent || !here.adjacent || here.adjacent.indexOf(t.id) >= 0); });
     var places = other.map(function (t) { return [t.id, t.name + (t.kind === "outland" ? " (outland)" : "")]; });
@@ -347,7 +349,8 @@
     var seat = prompt.players[0];
     var me = mine(game, seat);
     if (!me) return;
-    me.armies.filter(function (a) { return !a.lost; }).forEach(function (a) { armyCard(box, game, ctx, seat, a); });
+    var standing = me.armies.filter(function (a) { return !a.lost; });
+    standing.forEach(function (a) { armyCard(box, game, ctx, seat, a, standing.length === 1); });
     var leaders = handChips(ctx, ["leader"]);
     if (ctx.seat() === seat && leaders.length) {
       var levy = ctx.el("details", "ow-army-card");
