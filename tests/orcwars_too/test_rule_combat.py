@@ -505,6 +505,7 @@ def test_rebels_who_win_make_the_land_neutral_and_stay() -> None:
     assert battle.attacker.kind == "rebels" and set(battle.attacker.units) == {"ogres#1", "ogres#2"}
     assert game.prompt(state).kind == "strategy" and game.prompt(state).players == (0,)
     state, _ = play(game, state, ChooseStrategy(P0, "careful"))
+    assert game.prompt(state).text.startswith("The rebels: roll a d6 for the real strategy")  # a sentence
     state, events = roll(game, state, 5)  # the rebels have no leader: d6 5, -1 for ogres: careful
     assert "Careful Advance" in texts(events)
     state, _ = roll(game, state, 1)  # Grim's troops (none) obey

@@ -295,10 +295,11 @@ def _rolls_text(data: GameData, state: State, need: Need) -> str:
     """One roll's sentence; several thrown together each with who throws it."""
     fight = state.battle
     assert fight is not None
-    if not need.parts:
-        return _roll_text(
+    if not need.parts:  # a sentence of its own: "The rebels: roll a d6", not "the rebels"
+        text = _roll_text(
             data, state, need, describe(data, state, fight.side(need.side)) if need.side else ""
         )
+        return text[:1].upper() + text[1:]
     said = []
     for part in need.parts:
         roller = who(state, part.seats[0])
