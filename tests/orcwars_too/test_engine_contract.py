@@ -118,4 +118,5 @@ def test_the_bundle_declares_engine_catalog_dice_screens_and_commands() -> None:
         assert bundle.screen_path(name).exists()  # type: ignore[union-attr]
     cards = bundle.cards()
     assert cards and all("id" in c and "title" in c for c in cards)
-    assert bundle.mapper is None and bundle.zones == () and bundle.demo is None  # phase 2
+    assert bundle.mapper and bundle.demo and {kind.name for kind in bundle.zones} == {"hand", "territory"}
+    assert [role.name for role in bundle.buttons] == ["done"]
