@@ -70,8 +70,11 @@ def test_a_chief_gives_only_his_own_leaders_orders(chiefs, session):
     assert session.position().state.battle is not None  # an orcland with Ben's troops: battle
 
 
-def test_a_shared_phone_gives_any_chiefs_orders_but_sends_no_secret(chiefs, session):
-    _, _, shared = chiefs
+def test_a_shared_phone_gives_the_orders_of_chiefs_no_phone_plays_but_sends_no_secret(chiefs, session):
+    ann, _, shared = chiefs
+    refused = act(shared, kind="move", player=0, leader="thar", to="yellow-orcland")
+    assert refused.status_code == 403 and refused.json["error"] == "forbidden"  # Ann plays her own phone
+    assert ann.post("/control/seat", json={"seat": None}).status_code == 200  # Ann plays on the shared one
     assert act(shared, kind="move", player=0, leader="thar", to="yellow-orcland").status_code == 200
     refused = act(shared, kind="strategy", player=1, strategy="charge")
     assert refused.status_code == 403 and "secret" in refused.json["reason"]

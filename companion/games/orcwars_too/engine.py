@@ -383,10 +383,15 @@ class OrcwarsToo(Game[State]):
         return view.result(self.data, state)
 
     def actor(self, state: State, action: Action) -> PlayerId | None:
-        """Whose decision the action is: a roll is the table's (any phone may enter a die); a leader's
-        orders are his owner's; every other action is its player's."""
-        if isinstance(action, Roll | CorrectGold):
+        """Whose decision the action is: a chief's roll is his (his phone enters it where players enter
+        their own dice, a shared phone or the table where they do not), a roll of a side without a
+        chief and a gold correction are the table's; a leader's orders are his owner's; every other
+        action is its player's."""
+        if isinstance(action, CorrectGold):
             return None
+        if isinstance(action, Roll):
+            chief = action.player
+            return PlayerId(chief) if isinstance(chief, int) and 0 <= chief < len(state.names) else None
         leader = getattr(action, "leader", None)
         if isinstance(leader, str):
             army = state.army(leader)
