@@ -307,6 +307,11 @@ class RollRequest:
     belongs to (given from a phone: docs/table.md, "Whose die is which") when that seat is asked; a
     die nobody owns goes to the first player the prompt still waits for who has no die of their own:
     an engine that wants every player's roll shrinks the prompt as each one answers.
+
+    ``anyone``: the throw is the table's, not one player's (a co-operative game's enemy attacking: the
+    dice are thrown for the enemy): any die read at the table answers it, whoever it belongs to, and
+    any phone may enter it; the ``Roll`` is for the prompt's first player. The engine says so in
+    ``Game.actor`` too (None: anyone may enter it).
     """
 
     die: str
@@ -314,6 +319,7 @@ class RollRequest:
     faces: tuple[str, ...]
     policy: DicePolicy = DicePolicy.TOGETHER
     dice: tuple[str, ...] = ()
+    anyone: bool = False
 
     def __post_init__(self) -> None:
         if self.dice and len(self.dice) != self.count:
@@ -332,6 +338,7 @@ class RollRequest:
             "faces": list(self.faces),
             "policy": self.policy.value,
             "dice": list(self.dice),
+            "anyone": self.anyone,
         }
 
 

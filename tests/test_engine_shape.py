@@ -158,7 +158,7 @@ def test_prompt_to_json_names_players_choices_and_dice() -> None:
         "choices": [
             {"label": "Orcish Eye", "action": {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}}
         ],
-        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"], "policy": "together", "dice": []},
+        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"], "policy": "together", "dice": [], "anyone": False},
     }
 
 

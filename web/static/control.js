@@ -92,7 +92,8 @@ var TableControl = (function () {
     // A phone that plays a seat acts for that seat alone (the server refuses the rest); a shared phone,
     // with no seat, acts for every seat. Rolls: its own, when the table lets players enter their own.
     mayAct: function (forSeat) { var mine = ctx.seat(); return mine === null || forSeat === null || forSeat === undefined || forSeat === mine; },
-    mayRoll: function (forSeat) { var mine = ctx.seat(); return mine === null || (config.playerRolls !== false && forSeat === mine); },
+    // A throw for the table (roll.anyone: an enemy's dice in a co-operative game) is any phone's.
+    mayRoll: function (forSeat, roll) { var mine = ctx.seat(); return mine === null || (config.playerRolls !== false && (forSeat === mine || !!(roll && roll.anyone))); },
   };
 
   // ------------------------------------------------------------------------- this phone's seat
@@ -155,10 +156,10 @@ var TableControl = (function () {
     var box = clear($("c-rolls"));
     if (!prompt || !prompt.roll) return;
     var roll = prompt.roll;
-    (prompt.players || []).forEach(function (seat) {
-      if (!ctx.mayRoll(seat)) { box.appendChild(waitingFor(seat, "roll")); return; }
+    (roll.anyone ? (prompt.players || []).slice(0, 1) : prompt.players || []).forEach(function (seat) {
+      if (!ctx.mayRoll(seat, roll)) { box.appendChild(waitingFor(seat, "roll")); return; }
       var row = el("div", "rollrow");
-      row.appendChild(el("h3", null, playerName(seat) + " rolled"));
+      row.appendChild(el("h3", null, roll.anyone ? "The table rolled" : playerName(seat) + " rolled"));
       if (roll.dice && roll.dice.length) {
         row.appendChild(mixedDice(seat, roll)); // different dice thrown together: one menu per die
       } else if ((roll.count === 1 || roll.policy === "one_by_one") && roll.faces.length <= 6) {

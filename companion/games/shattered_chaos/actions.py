@@ -13,7 +13,14 @@ from typing import ClassVar, Literal
 from companion.engine import Action, ActionCodec, PlayerId, Roll
 
 ATTACK_DIE = "sc-attack"
-"""The throw an attack asks for: every colour answers it, each face names its colour (data/dice.toml)."""
+"""The name of an attack's throw (``Roll.die``): a mixed throw of the coloured dice (``die_of``), each face
+naming its colour (data/dice.toml)."""
+
+
+def die_of(colour: str) -> str:
+    """The die id of a colour's attack die, as the table's dice data names it (``"sc-blue"``)."""
+    return f"sc-{colour}"
+
 
 # ------------------------------------------------------------------------------ adventurer phase
 
