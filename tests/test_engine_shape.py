@@ -158,7 +158,14 @@ def test_prompt_to_json_names_players_choices_and_dice() -> None:
         "choices": [
             {"label": "Orcish Eye", "action": {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}}
         ],
-        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"], "policy": "together", "dice": [], "anyone": False},
+        "roll": {
+            "die": "cube",
+            "count": 1,
+            "faces": ["eye", "mark"],
+            "policy": "together",
+            "dice": [],
+            "anyone": False,
+        },
     }
 
 
