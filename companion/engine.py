@@ -55,7 +55,10 @@ def data_digest(raw: bytes) -> str:
 @dataclass(frozen=True)
 class SetupOption:
     """One choice a game offers when a new game starts (scenario, army mode...), as data for the
-    control page's new-game form. ``kind`` is "choice" (one of ``choices``), "int", "bool" or "text"."""
+    control page's new-game form. ``kind`` is "choice" (one of ``choices``), "int", "bool", "text" or
+    "per_seat": one of ``choices`` for each seat (the adventurer each player plays), given as a list in
+    seat order, as long as the players; its ``default`` is such a list (or None: the choices in turn).
+    """
 
     name: str
     label: str
@@ -460,6 +463,10 @@ class GameResult:
     """The game's own result data (a scenario's victory reason, a co-op evaluation)."""
     cooperative: bool = False
     """The seats won or lost together (``GameType.cooperative``)."""
+    follow_on: Mapping[str, JSON] = field(default_factory=dict)
+    """Setup options a next game of this game carries on from (a campaign's next adventure: its number,
+    the campaign log, the same adventurers); the new-game form starts from them once the game is over.
+    Empty: a next game starts afresh."""
 
     @property
     def tie(self) -> bool:
@@ -481,6 +488,7 @@ class GameResult:
             "higher_is_better": self.higher_is_better,
             "outcome": self.outcome,
             "details": dict(self.details),
+            "follow_on": dict(self.follow_on),
         }
 
     @classmethod
@@ -494,6 +502,7 @@ class GameResult:
             outcome=str(data.get("outcome", "")),
             details=dict(data.get("details") or {}),
             cooperative=bool(data.get("cooperative", False)),
+            follow_on=dict(data.get("follow_on") or {}),
         )
 
 

@@ -417,6 +417,7 @@ var TableControl = (function () {
     var rollsDrawn = game && prompt && prompt.roll && renderer.rolls ? renderer.rolls(clear($("c-rolls")), game, prompt, ctx) : false;
     if (!rollsDrawn) renderRolls(prompt);
     renderResult(v);
+    carryOn(v);
     var panel = clear($("c-game-panel"));
     if (game && renderer.panel) renderer.panel(panel, game, v, ctx);
     renderStatus(v);
@@ -432,12 +433,38 @@ var TableControl = (function () {
     return (config.games || []).filter(function (g) { return g.name === name; })[0] || { options: [] };
   }
 
+  var carried = { game: null, options: {} }; // the finished game's result.follow_on, once per game
+
+  function carryOn(v) {
+    // A finished game that carries on (a campaign's next adventure, docs/bundles.md "result"): the
+    // new-game form starts from the options its result gives, with the same players in the same seats.
+    var result = v.result;
+    var next = v.game && result && result.final && result.follow_on ? result.follow_on : {};
+    if (!Object.keys(next).length || carried.game === v.game_id) return;
+    carried = { game: v.game_id, options: next };
+    $("c-game").value = v.game.game;
+    clear($("c-players"));
+    (v.game.players || []).forEach(function (p) { addPlayer(p.name, p.colour || "#888888"); });
+    renderOptions();
+  }
+
+  function optionSpecs() {
+    // The chosen game's setup options, defaulting to what a finished game of it carries on with.
+    var next = carried.game !== null && view && view.game && view.game.game === $("c-game").value ? carried.options : {};
+    return gameInfo($("c-game").value).options.map(function (given) {
+      return Object.prototype.hasOwnProperty.call(next, given.name) ? Object.assign({}, given, { default: next[given.name] }) : given;
+    });
+  }
+
   function renderOptions() {
     var box = clear($("c-options"));
-    gameInfo($("c-game").value).options.forEach(function (opt) {
-      var label = el("label", null, opt.label);
+    optionSpecs().forEach(function (opt) {
+      var label = el(opt.kind === "per_seat" ? "div" : "label", opt.kind === "per_seat" ? "per-seat" : null, opt.label);
       var input;
-      if (opt.kind === "choice") {
+      if (opt.kind === "per_seat") {
+        input = el("div", "per-seat-menus"); // one menu per player listed (renderSeatOptions)
+        input.dataset.fresh = "1";
+      } else if (opt.kind === "choice") {
         input = el("select");
         opt.choices.forEach(function (c) { option(input, JSON.stringify(c.value), c.label); });
         input.value = JSON.stringify(opt.default);
@@ -459,13 +486,41 @@ var TableControl = (function () {
       if (opt.help) label.appendChild(el("span", "hint", opt.help));
       box.appendChild(label);
     });
+    renderSeatOptions();
+  }
+
+  function renderSeatOptions() {
+    // A per-seat option (the adventurer each player plays): a menu per player listed, in seat order,
+    // kept in step with the list; what was chosen stays with its seat.
+    var names = Array.prototype.map.call($("c-players").children, function (li, i) {
+      return li.querySelector("input").value.trim() || "Player " + (i + 1);
+    });
+    var specs = {};
+    optionSpecs().forEach(function (opt) { specs[opt.name] = opt; });
+    Array.prototype.forEach.call($("c-options").querySelectorAll("[data-kind=per_seat]"), function (box) {
+      var opt = specs[box.dataset.option];
+      if (!opt) return;
+      var kept = Array.prototype.map.call(box.querySelectorAll("select"), function (s) { return s.value; });
+      if (box.dataset.fresh) { kept = []; delete box.dataset.fresh; } // just drawn: the defaults hold
+      clear(box);
+      names.forEach(function (name, i) {
+        var row = el("label", "per-seat-row", name);
+        var s = el("select");
+        opt.choices.forEach(function (c) { option(s, JSON.stringify(c.value), c.label); });
+        var given = Array.isArray(opt.default) && i < opt.default.length ? opt.default[i] : (opt.choices[i % opt.choices.length] || {}).value;
+        s.value = i < kept.length ? kept[i] : JSON.stringify(given);
+        row.appendChild(s);
+        box.appendChild(row);
+      });
+    });
   }
 
   function chosenOptions() {
     var options = {};
     Array.prototype.forEach.call($("c-options").querySelectorAll("[data-option]"), function (input) {
       var kind = input.dataset.kind;
-      if (kind === "choice") options[input.dataset.option] = JSON.parse(input.value);
+      if (kind === "per_seat") options[input.dataset.option] = Array.prototype.map.call(input.querySelectorAll("select"), function (s) { return JSON.parse(s.value); });
+      else if (kind === "choice") options[input.dataset.option] = JSON.parse(input.value);
       else if (kind === "bool") options[input.dataset.option] = input.checked;
       else if (kind === "int") { if (input.value !== "") options[input.dataset.option] = parseInt(input.value, 10); }
       else if (input.value !== "") options[input.dataset.option] = input.value;
@@ -486,11 +541,13 @@ var TableControl = (function () {
     c.value = colour;
     var x = el("button", "small", "✕");
     x.type = "button";
-    x.onclick = function () { li.remove(); };
+    x.onclick = function () { li.remove(); renderSeatOptions(); };
+    n.onchange = renderSeatOptions; // a per-seat option's menus are labelled by the players' names
     li.appendChild(n);
     li.appendChild(c);
     li.appendChild(x);
     list.appendChild(li);
+    renderSeatOptions();
   }
 
   function wire() {

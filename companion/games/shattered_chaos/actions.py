@@ -109,6 +109,16 @@ class DiscardCard(Action):
 
 
 @dataclass(frozen=True)
+class LayCard(Action):
+    """A chaos card for an attack taken off the adventurer card and laid on the discard pile before the
+    attack is declared (V.G, line 1563): the coming attack uses it (the table's reading of the pile)."""
+
+    kind: ClassVar[str] = "lay_card"
+    player: PlayerId
+    card: str
+
+
+@dataclass(frozen=True)
 class Destroy(Action):
     """The destroy skill (X.5): a destruction token for 2 chaos tokens."""
 
@@ -340,6 +350,7 @@ CODEC = ActionCodec(
     StepCard,
     PickUp,
     DiscardCard,
+    LayCard,
     Destroy,
     ChaosHit,
     Resolve,

@@ -299,6 +299,8 @@ def legal(cat: Catalog, state: State) -> list[Action]:
         out += _declarations(cat, state)
     for seat, hero in enumerate(state.party):
         out += [act.DiscardCard(seat, card) for card in hero.cards]
+        if rounds.may_attack_next(state, seat):
+            out += [act.LayCard(seat, c) for c in hero.cards if cat.card(c).for_attack and c not in hero.laid]
     out += _narrator(cat, state)
     return list(dict.fromkeys(out))
 
