@@ -446,7 +446,8 @@ class GameResult:
     Competitive games rank every seat; ``winners`` are the seats ranked 1 (several: a tie, unless
     they are one team), none in a game nobody won (every seat then ranks 1). A co-operative game
     (``GameType.cooperative``) ranks every seat 1 and its ``outcome`` says whether the party won;
-    ``winners`` then lists every seat on a win and none on a defeat.
+    ``winners`` then lists every seat on a win and none on a defeat; the final screens rank nobody then
+    and show the ``summary`` (the party's evaluation).
     """
 
     final: bool
@@ -463,6 +464,9 @@ class GameResult:
     """The game's own result data (a scenario's victory reason, a co-op evaluation)."""
     cooperative: bool = False
     """The seats won or lost together (``GameType.cooperative``)."""
+    summary: tuple[str, ...] = ()
+    """A few lines the final screens show under the outcome (a co-operative game's evaluation of the
+    party: the damage suffered, where the round marker ends, what the campaign box gives)."""
     follow_on: Mapping[str, JSON] = field(default_factory=dict)
     """Setup options a next game of this game carries on from (a campaign's next adventure: its number,
     the campaign log, the same adventurers); the new-game form starts from them once the game is over.
@@ -488,6 +492,7 @@ class GameResult:
             "higher_is_better": self.higher_is_better,
             "outcome": self.outcome,
             "details": dict(self.details),
+            "summary": list(self.summary),
             "follow_on": dict(self.follow_on),
         }
 
@@ -502,6 +507,7 @@ class GameResult:
             outcome=str(data.get("outcome", "")),
             details=dict(data.get("details") or {}),
             cooperative=bool(data.get("cooperative", False)),
+            summary=tuple(str(line) for line in data.get("summary") or ()),
             follow_on=dict(data.get("follow_on") or {}),
         )
 

@@ -69,7 +69,11 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     ann = phone(browser, table)
     ann.click("#c-new summary")
     ann.select_option("#c-game", "shattered-chaos")
-    ann.fill('[data-option="adventurers"]', "Bastion, Deadeye, Raider, Stalker")
+    menus = ann.locator('[data-option="adventurers"] select')  # one menu per player, in seat order
+    assert menus.count() == 4
+    for index, adventurer in enumerate(("bastion", "deadeye", "raider", "stalker")):
+        menus.nth(index).select_option(f'"{adventurer}"')
+    ann.screenshot(path=str(artifacts / "shattered-chaos-phone-new-game.png"))
     ann.click("#c-start")
     ann.wait_for_function(
         "document.getElementById('c-prompt').textContent.startsWith('Round 1, adventurer phase')",
@@ -152,14 +156,31 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     assert "Draw" in page.locator(".sc-evaluation-cards").inner_text()
     accepted(table, {"kind": "close_campaign"})
     page.wait_for_selector("#final:not([hidden])", timeout=TIMEOUT_MS)
-    assert page.locator(".final-title").inner_text() == "Adventure 1 won!"
+    assert page.locator(".final-title").inner_text() == "Adventure 1 won in round 1"
     assert page.locator(".final-winner").count() == 4
+    summary = page.locator(".final-summary").inner_text()  # the party's evaluation, nobody ranked
+    assert "0 damage suffered" in summary and "draw 8 chaos cards, keep 4" in summary
+    assert "Campaign log: adventures: 1W1" in summary
     page.screenshot(path=str(artifacts / "shattered-chaos-tv-final.png"))
+    # Ann's phone: the same, and the new-game form carries the campaign on to adventure 2.
+    ann.wait_for_selector("#c-result:not([hidden])", timeout=TIMEOUT_MS)
+    assert "Campaign log: adventures: 1W1" in ann.locator("#c-result").inner_text()
+    assert ann.locator("#c-result ol").count() == 0  # a co-operative party is not ranked
+    assert ann.locator('[data-option="campaign"]').input_value() == "adventures: 1W1"
+    assert ann.locator('[data-option="adventure"]').input_value() == "2"
+    menus = ann.locator('[data-option="adventurers"] select')
+    assert [menus.nth(i).input_value() for i in range(4)] == [
+        '"bastion"',
+        '"deadeye"',
+        '"raider"',
+        '"stalker"',
+    ]
+    ann.screenshot(path=str(artifacts / "shattered-chaos-phone-final.png"), full_page=True)
 
 
 def test_five_adventurers_and_a_reaction_on_the_phone(browser, page, table, artifacts):
     players = [{"name": n} for n in ("Anna", "Ben", "Cleo", "Dmitri", "Eva")]
-    options = {"adventurers": "Bastion, Deadeye, Raider, Stalker, Thrasher"}
+    options = {"adventurers": ["bastion", "deadeye", "raider", "stalker", "thrasher"]}
     answer = table.command("new_game", {"game": "shattered-chaos", "players": players, "options": options})
     assert answer["accepted"], answer
     accepted(table, {"kind": "place_enemy", "model": 21})

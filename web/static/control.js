@@ -292,10 +292,11 @@ var TableControl = (function () {
     var winners = result.winners || [];
     var names = winners.map(playerName);
     box.appendChild(el("h2", null, result.outcome || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
-    var list = el("ol", "result-list");
+    (result.summary || []).forEach(function (line) { box.appendChild(el("p", "result-summary", line)); });
+    var list = el(result.cooperative ? "ul" : "ol", "result-list"); // a co-operative party: nobody ranked
     var colours = {};
     players().forEach(function (p) { colours[p.seat] = p.colour; });
-    (result.standings || []).slice().sort(function (a, b) { return a.rank - b.rank || a.seat - b.seat; }).forEach(function (standing) {
+    (result.standings || []).slice().sort(function (a, b) { return result.cooperative ? a.seat - b.seat : a.rank - b.rank || a.seat - b.seat; }).forEach(function (standing) {
       var item = el("li", winners.indexOf(standing.seat) >= 0 ? "result-winner" : null);
       item.style.setProperty("--player", colours[standing.seat] || "#888");
       item.appendChild(el("strong", "result-name", standing.name));

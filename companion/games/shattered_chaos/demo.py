@@ -205,8 +205,10 @@ class DemoHands:
             return self._discard_for_token(action)
         if isinstance(action, act.Attack) and action.cards:
             # The cards go to the pile first (the table lays them for this attack); the phone declares it.
+            state = position.state
+            laid = state.party[action.player].laid if isinstance(state, State) else ()
             for card in action.cards:
-                if not self._lay(card, self._layout.discard_reader):
+                if card not in laid and not self._lay(card, self._layout.discard_reader):
                     return False
             return self._table.submit(action.to_json())
         if isinstance(action, act.Sighted):

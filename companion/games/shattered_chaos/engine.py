@@ -288,14 +288,13 @@ class ShatteredChaos(Game[State]):
             )
             for seat, hero in enumerate(state.party)
         )
+        title = self.catalog.adventure(state.adventure).title
+        named = f"Adventure {state.adventure}"
+        named = title if title.startswith(named) else f"{named}, {title}"
         if evaluation is None:
-            outcome = f"Adventure {state.adventure}, round {state.round}: under way"
-        elif won:
-            outcome = (
-                f"The party wins adventure {state.adventure} in round {state.round}. {evaluation.sentence()}"
-            )
+            outcome = f"{named}, round {state.round}: under way"
         else:
-            outcome = f"The party loses adventure {state.adventure}. {evaluation.sentence()}"
+            outcome = f"{named} {'won' if won else 'lost'} in round {state.round}"
         details: dict[str, JSON] = {
             "adventure": state.adventure,
             "round": state.round,
@@ -313,8 +312,26 @@ class ShatteredChaos(Game[State]):
             outcome=outcome,
             details=details,
             cooperative=True,
+            summary=self._summary(state),
             follow_on=self._next_adventure(state),
         )
+
+    def _summary(self, state: State) -> tuple[str, ...]:
+        """The party's final evaluation (IX.A-B) in a few lines for the final screens."""
+        evaluation = state.evaluation
+        if evaluation is None:
+            return ()
+        where = self.catalog.adventure(state.adventure).compartment
+        box = f"Campaign box ({where}): draw {evaluation.draw} chaos cards, keep {evaluation.keep}"
+        log = f"Campaign log: {state.campaign.format()}"
+        if evaluation.lost:
+            return (f"Defeat: the round marker goes to the end, section {evaluation.section}", box, log)
+        spaces = f"{evaluation.spaces} {'space' if evaluation.spaces == 1 else 'spaces'}"
+        marker = (
+            f"{evaluation.damage} damage suffered: the marker moves {spaces}, "
+            f"round {evaluation.start_round} → round {evaluation.final_round}, section {evaluation.section}"
+        )
+        return (marker, box, log)
 
     def _next_adventure(self, state: State) -> dict[str, JSON]:
         """How the campaign carries on once the box is closed (IX): the next adventure (the same one after
