@@ -77,7 +77,8 @@
 
     var cards = el("div", "sc-cards");
     (p.cards || []).forEach(function (c) {
-      cards.appendChild(text("span", "sc-card sc-stack-" + c.stack, bonusText(c)));
+      // A card laid on the discard pile for the coming attack: still the adventurer's, shown as leaving.
+      cards.appendChild(text("span", "sc-card sc-stack-" + c.stack + (c.laid ? " is-laid" : ""), bonusText(c) + (c.laid ? " → attack" : "")));
     });
     if (p.destruction) cards.appendChild(text("span", "sc-card sc-destruction", "destruction"));
     (p.conditions || []).forEach(function (c) {
