@@ -187,8 +187,16 @@ def test_five_adventurers_and_a_reaction_on_the_phone(browser, page, table, arti
     for seat in range(5):
         for _ in range(2):
             accepted(table, {"kind": "move", "player": seat})
-    accepted(table, {"kind": "sighted", "model": 21, "adventurers": [1]})  # range 3: it sees Deadeye
-    seq = accepted(table, {"kind": "roll", "player": 1, "die": "sc-attack", "faces": ["red:1"]})
+    seq = accepted(table, {"kind": "sighted", "model": 21, "adventurers": [1]})  # range 3: it sees Deadeye
+    # The enemy's throw is the table's: Cleo's phone (Raider's seat) may enter it for gremlin 21.
+    cleo = phone(browser, table)
+    cleo.select_option("#c-seat", "2")
+    cleo.wait_for_selector("#sc-enter-throw", timeout=TIMEOUT_MS)
+    assert "The enemy's dice" in cleo.locator("#c-rolls").inner_text()
+    cleo.click('[data-face="red:1"]')
+    cleo.click("#sc-enter-throw")
+    seq = seq + 1
+    cleo.context.close()
     page.goto(f"{table.url}/")
     wait_for_seq(page, seq)
     assert page.locator(".sc-hero").count() == 5
