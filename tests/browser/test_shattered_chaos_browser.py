@@ -212,3 +212,33 @@ def test_five_adventurers_and_a_reaction_on_the_phone(browser, page, table, arti
     ben.click("#sc-attack")
     page.wait_for_selector(".sc-middle h2:text-matches('reaction', 'i')", timeout=TIMEOUT_MS)
     assert table.session.view()["game"]["attack"]["reaction"] is True
+
+
+def test_a_card_laid_at_the_table_goes_with_the_attack_the_phone_declares(browser, page, table, artifacts):
+    players = [{"name": n} for n in ("Anna", "Ben", "Cleo", "Dmitri")]
+    options = {"adventurers": ["bastion", "deadeye", "raider", "stalker"]}
+    answer = table.command("new_game", {"game": "shattered-chaos", "players": players, "options": options})
+    assert answer["accepted"], answer
+    accepted(table, {"kind": "place_enemy", "model": 21})
+    accepted(table, {"kind": "chaos_call", "player": 1})
+    accepted(table, {"kind": "draw_card", "player": 1, "card": "b25"})
+    accepted(table, {"kind": "partner", "player": 1, "partner": None})
+    seq = accepted(table, {"kind": "lay_card", "player": 1, "card": "b25"})  # as the discard reader says
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, seq)
+    laid = page.locator('.sc-hero[data-seat="1"] .sc-card.is-laid')
+    assert laid.inner_text() == "+2 range → attack"
+    assert small_or_clipped(page) == []
+    page.screenshot(path=str(artifacts / "shattered-chaos-tv-laid.png"))
+    ben = phone(browser, table)
+    ben.select_option("#c-seat", "1")
+    ben.wait_for_selector("#sc-attack", timeout=TIMEOUT_MS)
+    card = ben.locator("label.check", has_text="laid on the discard pile")
+    assert card.locator("input").is_checked() and card.locator("input").is_disabled()
+    odds = adventurer_odds(default_catalog(), "Deadeye", 1, 0)  # +2 range more cannot change reaching 1
+    assert f"Reaches 1 space: {round(float(odds.reach) * 100)}%" in ben.locator("#sc-odds").inner_text()
+    ben.screenshot(path=str(artifacts / "shattered-chaos-phone-laid.png"))
+    ben.click("#sc-attack")
+    page.wait_for_selector(".sc-middle .sc-instruction", timeout=TIMEOUT_MS)
+    assert "Bronze 25: +2 range" in page.locator(".sc-middle").inner_text()
+    assert table.session.view()["game"]["players"][1]["cards"] == []

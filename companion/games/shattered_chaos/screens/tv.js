@@ -192,6 +192,37 @@
     return box;
   }
 
+  // ------------------------------------------------------------------------------ at the table
+
+  var TABLE_HINTS = {
+    "enemy-sight": "Seen? Press your Adventurer button · next: none of them",
+    "enemy-within": "Within range? Press your Adventurer button · next: none of them",
+    "enemy-reach": "Within reach? Press your Adventurer button · next: none of them",
+    "enemy-closest": "The closest presses their Adventurer button",
+    "enemy-nearest": "The closest presses their Adventurer button",
+    "enemy-tie": "Press the Adventurer button of the one it goes for",
+    partner: "Press the Adventurer button of who also draws · next: nobody",
+    redirect: "Press the Adventurer button of who suffers it",
+    draw: "Lay the card drawn by the adventurer card · next: none",
+    "chaos-hit": "next: keep the throw",
+    armour: "Armour cards on the discard pile · next: none",
+    react: "next: no reaction",
+    resolve: "next: step through the readings · confirm takes one",
+  };
+  var THROWS = { throw: "Throw ", rethrow: "Throw again: ", "enemy-throw": "Anyone throws for the enemy: " };
+
+  function tableHint(game, view) {
+    // How the buttons and readers answer the prompt, when the companion reads a table.
+    var devices = view && view.devices;
+    var prompt = game.prompt;
+    if (!devices || !devices.table || !prompt) return null;
+    if (THROWS[prompt.kind] && prompt.roll) {
+      var colours = (prompt.roll.dice || []).map(function (die) { return die.replace(/^sc-/, ""); });
+      return THROWS[prompt.kind] + colours.join(" + ") + (colours.length > 1 ? " e-dice together" : " e-die");
+    }
+    return TABLE_HINTS[prompt.kind] || null;
+  }
+
   // ------------------------------------------------------------------------------ round counter
 
   function roundBox(game) {
@@ -228,7 +259,7 @@
     Array.prototype.forEach.call(main.querySelectorAll(".sc-hero-name"), function (n) { jobs.push({ node: n, maxPx: 38, minPx: 26 }); });
     Array.prototype.forEach.call(main.querySelectorAll(".sc-player-name"), function (n) { jobs.push({ node: n, maxPx: 22, minPx: 20 }); });
     Array.prototype.forEach.call(main.querySelectorAll(".sc-decision"), function (n) { jobs.push({ node: n, maxPx: 44, minPx: 26 }); });
-    Array.prototype.forEach.call(main.querySelectorAll(".sc-instruction, .sc-last, .sc-next, .sc-graveyard, .sc-stacks, .sc-talent"), function (n) {
+    Array.prototype.forEach.call(main.querySelectorAll(".sc-instruction, .sc-buttons, .sc-last, .sc-next, .sc-graveyard, .sc-stacks, .sc-talent"), function (n) {
       jobs.push({ node: n, maxPx: 24, minPx: 20 });
     });
     Array.prototype.forEach.call(main.querySelectorAll(".sc-enemy-name"), function (n) { jobs.push({ node: n, maxPx: 26, minPx: 20 }); });
@@ -250,7 +281,7 @@
       parts.push(damage < 0 ? -damage + " lives above start" : damage + " damage");
       return parts.join(" · ");
     },
-    render: function (main, game) {
+    render: function (main, game, view) {
       var waiting = game.prompt ? game.prompt.players || [] : [];
       var count = (game.players || []).length;
       main.className = "tv-main sc-table sc-seats-" + count;
@@ -261,7 +292,10 @@
       main.appendChild(party);
       var lower = el("div", "sc-lower");
       lower.appendChild(enemiesBox(game));
-      lower.appendChild(actionBox(game));
+      var middle = actionBox(game);
+      var hint = tableHint(game, view);
+      if (hint) middle.appendChild(text("p", "sc-buttons", hint)); // at the foot of the box
+      lower.appendChild(middle);
       lower.appendChild(roundBox(game));
       main.appendChild(lower);
       fitAll(main);
