@@ -110,7 +110,7 @@ class RollCollector:
         del self._collecting[player]
         faces = tuple(s for s in collecting.symbols if s is not None)
         names = ", ".join(self._name(request.die_at(i), s) for i, s in enumerate(faces))
-        title = die.title if not request.dice else request.die
+        title = self._title_of(request)
         action = Roll(player, request.die, faces)
         observation = {"type": "dice_rolled", "dice": collecting.observations}
         return Act(action, f"{position.name(player)}'s {title} roll ({names})", observation)
@@ -160,7 +160,10 @@ class RollCollector:
         return physical.title if physical is not None else game_die
 
     def _title_of(self, request: RollRequest) -> str:
-        return request.die if request.dice else self._title(request.die)
+        """How people call the roll: its die, or the dice of a mixed throw ("yellow attack die + red ...")."""
+        if request.dice:
+            return " + ".join(self._title(die) for die in dict.fromkeys(request.dice))
+        return self._title(request.die)
 
     def _name(self, game_die: str, symbol: str) -> str:
         physical = self._physical(game_die)

@@ -66,6 +66,10 @@ def test_three_e_dice_read_in_turn_answer_the_throw_as_one_roll() -> None:
         "die": "sc-attack",
         "faces": ["yellow:1", "red:2v", "blue:4"],
     }
+    # Named by its physical dice (the dice data), never by the throw's id.
+    assert answers[2].summary == (
+        "Ben's yellow attack die + red attack die + blue attack die roll (yellow 1, red 2 + vortex, blue 4)"
+    )
     after, _ = GAME.apply(live.state, GAME.parse_action(payload))
     assert after.top.faces == ("yellow:1", "red:2v", "blue:4")
 
