@@ -507,9 +507,14 @@ class GameResult:
             outcome=str(data.get("outcome", "")),
             details=dict(data.get("details") or {}),
             cooperative=bool(data.get("cooperative", False)),
-            summary=tuple(str(line) for line in data.get("summary") or ()),
-            follow_on=dict(data.get("follow_on") or {}),
+            summary=tuple(str(line) for line in _list(data.get("summary"))),
+            follow_on=dict(data["follow_on"]) if isinstance(data.get("follow_on"), Mapping) else {},
         )
+
+
+def _list(value: JSON) -> list[JSON]:
+    """A JSON list as given, else empty (a peer's result read back: a wrong type is no line at all)."""
+    return value if isinstance(value, list) else []
 
 
 def ranks_by_points(points: Sequence[float], higher_is_better: bool = True) -> tuple[int, ...]:

@@ -220,10 +220,10 @@ def test_a_co_operative_result_carries_its_summary_and_how_a_next_game_carries_o
     data = result.to_json()
     assert data["summary"] == list(result.summary) and data["follow_on"]["adventure"] == 2
     assert GameResult.from_json(json.loads(json.dumps(data))) == result
-    assert (
-        GameResult.from_json({"final": False}).summary == ()
-        and GameResult.from_json({"final": False}).follow_on == {}
-    )
+    bare = GameResult.from_json({"final": False})  # a result from before these keys
+    assert bare.summary == () and bare.follow_on == {}
+    odd = GameResult.from_json({"final": True, "summary": "not a list", "follow_on": [1, 2]})
+    assert odd.summary == () and odd.follow_on == {}
 
 
 def test_a_per_seat_setup_option_offers_one_choice_per_player() -> None:
