@@ -57,7 +57,7 @@ from companion.games.shattered_chaos.state import (
     evolve,
 )
 
-RULES_VERSION = "shattered-chaos/engine-1"
+RULES_VERSION = "shattered-chaos/engine-2"
 """Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 SETTLE_LIMIT = 2000
 TABLE_WIDE = (
