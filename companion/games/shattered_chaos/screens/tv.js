@@ -212,10 +212,12 @@
   var THROWS = { throw: "Throw ", rethrow: "Throw again: ", "enemy-throw": "Anyone throws for the enemy: " };
 
   function tableHint(game, view) {
-    // How the buttons and readers answer the prompt, when the companion reads a table.
-    var devices = view && view.devices;
+    // How the buttons, readers and e-dice answer the prompt, when the companion reads a table: readers
+    // configured, or a device that brings buttons and dice (the microcontroller, Bluetooth dice).
+    var devices = (view && view.devices) || {};
     var prompt = game.prompt;
-    if (!devices || !devices.table || !prompt) return null;
+    var wired = (devices.table && devices.table.readers > 0) || devices.firmware || devices["ble-dice"];
+    if (!wired || !prompt) return null;
     if (THROWS[prompt.kind] && prompt.roll) {
       var colours = (prompt.roll.dice || []).map(function (die) { return die.replace(/^sc-/, ""); });
       return THROWS[prompt.kind] + colours.join(" + ") + (colours.length > 1 ? " e-dice together" : " e-die");
