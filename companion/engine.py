@@ -540,6 +540,10 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     actions: ClassVar[ActionCodec]
     game_type: ClassVar[GameType] = GameType()
+    default_players: ClassVar[tuple[Player, ...]] = ()
+    """Names (and colours) the new-game form offers when the table names nobody, at least
+    ``max_players`` of them; empty: "Player 1", "Player 2", ... The form lists as many as the default
+    options start with (web.catalogs)."""
 
     @property
     @abstractmethod

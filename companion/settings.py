@@ -8,7 +8,7 @@ Example ``table.toml``::
     host = "0.0.0.0"
     port = 8000
     pin = "4711"            # leave out: one is made once, kept beside the event log, printed at start
-    db = "var/table.sqlite3"
+    db = "/var/lib/table-companion/table.sqlite3"   # default: the data folder (companion.datadir)
     game = "chaos-marauders"
     public_url = "http://table.local:8000"   # what the TV's QR code opens; default: this machine's address
     serial_port = "/dev/ttyACM0"
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.datadir import default_db
 from companion.engine import Player, is_colour
 
 
@@ -129,7 +130,9 @@ class Settings:
     pin: str | None = None
     """The table's PIN for state-changing requests; None: one made at the first start and kept beside the
     event log (``<db>-phones.sqlite3``), changeable from a phone."""
-    db: Path = Path("var/table.sqlite3")
+    db: Path = field(default_factory=default_db)
+    """The event log; by default ``table.sqlite3`` in the table's data folder (``companion.datadir``:
+    ``~/.local/share/table-companion`` for a user, ``/var/lib/table-companion`` for the service)."""
     game: str = ""
     """The game the new-game form offers first; empty: the first installed game, by name."""
     players: tuple[Player, ...] = ()
@@ -226,6 +229,8 @@ _SIMPLE: dict[str, type | tuple[type, ...]] = {
     "player_rolls": bool,
     "tv_frame_ancestors": str,
 }
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
 _SECTIONS = ("hardware", "vision", "firmware", "serial", "mqtt", "table")
 
 
@@ -257,6 +262,12 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
         values["db"] = Path(values["db"])
     if "sse_keepalive" in values:
         values["sse_keepalive"] = float(values["sse_keepalive"])
+    if not 0 <= values.get("port", 0) <= 65535:
+        raise SettingsError(f"setting 'port' must be 0 to 65535 (0: any free port), got {values['port']}")
+    if str(values.get("log_level", "INFO")).upper() not in LOG_LEVELS:
+        raise SettingsError(
+            f"setting 'log_level' must be one of {', '.join(LOG_LEVELS)}, got {values['log_level']!r}"
+        )
     if not 1 <= values.get("sse_max_streams", 1) <= 1000:  # each stream is a server thread
         raise SettingsError(f"setting 'sse_max_streams' must be 1 to 1000, got {values['sse_max_streams']}")
     return Settings(**values, extra=extra)

@@ -51,6 +51,8 @@ class TableLog(Protocol):
         self, seq: int, limit: int = 256, game_id: int | None = None
     ) -> list[dict[str, JSON]]: ...
 
+    def replaced_game(self, game_id: int | None = None) -> dict[str, JSON] | None: ...
+
 
 @dataclass(frozen=True)
 class PublisherConfig:
@@ -99,6 +101,8 @@ class TablePublisher:
         self._published_view: Any = None
         self._status_key: Any = None
         self._result_key: Any = None
+        self._replaced_for: Any = None  # (game id, seq of a note) the replaced game was last looked up for
+        self._replaced_key: Any = None
         self.on_acked: Callable[[int], None] | None = None
         """Called on the loop's thread with each new watermark (the benchmark listens)."""
 
@@ -107,9 +111,14 @@ class TablePublisher:
     def start(self) -> TablePublisher:
         games = self.session.games()
         first_game = float(games[0]["created"]) if games else None  # type: ignore[arg-type]
-        start = int(self.session.view()["seq"])  # type: ignore[arg-type]
-        if games:
-            first = self.session.inputs_after(0, 1, game_id=int(games[-1]["id"]))  # type: ignore[arg-type]
+        view = self.session.view()
+        start = int(view["seq"])  # type: ignore[arg-type]
+        # The game at the table: a resumed game is older than the newest game of the log.
+        current = view.get("game_id")
+        if current is None and games:
+            current = games[-1]["id"]
+        if current is not None:
+            first = self.session.inputs_after(0, 1, game_id=int(current))  # type: ignore[arg-type]
             start = int(first[0]["seq"]) - 1 if first else start  # type: ignore[arg-type]
         mark = self.watermark.load(self.config.hall, self.config.table, first_game, start)
         self._sent = mark.acked
@@ -190,6 +199,8 @@ class TablePublisher:
         self._publish_result(view)
 
     def _publish_result(self, view: Mapping[str, JSON]) -> None:
+        if self._publish_replaced(view):
+            self._result_key = None  # the retained result is the current game's again, right after
         result = current_result(view)
         if result is None:
             return
@@ -204,6 +215,40 @@ class TablePublisher:
         message = result_message(self.config.table, self.log_id, view, result, digest, sorted(seats))
         if self.link.publish(self.topics.result, _dumps(message), qos=1, retain=True) is not None:
             self._result_key = key
+
+    def _publish_replaced(self, view: Mapping[str, JSON]) -> bool:
+        """The final result of the finished game the current game set aside (``replaced_game``), with
+        the seats that confirmed it since: the phones still confirm it, and the hall records it once
+        all did. Looked up when the game changes or a note (a confirmation) is written; True when a
+        message went out."""
+        game_id = view.get("game_id")
+        change = view.get("last_change")
+        note = change.get("seq") if isinstance(change, Mapping) and change.get("kind") == "note" else None
+        asked = (game_id, note)
+        if not isinstance(game_id, int) or (asked == self._replaced_for and self._replaced_key is not None):
+            return False
+        self._replaced_for = asked
+        replaced = self.session.replaced_game(game_id)
+        if replaced is None:
+            self._replaced_key = ()
+            return False
+        old = int(replaced["game_id"])  # type: ignore[arg-type]
+        result: Mapping[str, JSON] = replaced["result"]  # type: ignore[assignment]
+        digest = result_digest(old, result)
+        seats: set[int] = set()
+        for inputs_of in (old, game_id):
+            seats |= confirmed_seats(self.session.history(inputs_of, limit=1000), old, digest)
+        key = (old, digest, tuple(sorted(seats)))
+        if key == self._replaced_key:
+            return False
+        setup: Mapping[str, Any] = replaced.get("setup") or {}  # type: ignore[assignment]
+        shown_game = {"game": replaced["game"], "players": setup.get("players") or []}
+        as_shown = {"seq": view.get("seq"), "game_id": old, "game": shown_game}
+        message = result_message(self.config.table, self.log_id, as_shown, result, digest, sorted(seats))
+        if self.link.publish(self.topics.result, _dumps(message), qos=1, retain=True) is None:
+            return False
+        self._replaced_key = key
+        return True
 
     # -- the link's handler (loop thread) ------------------------------------------------------------
 
@@ -228,6 +273,7 @@ class TablePublisher:
     def connected(self, link: Link) -> None:
         self._forget_inflight()
         self._published_view = self._status_key = self._result_key = None  # all said again
+        self._replaced_key = None
         self.pump()
 
     def disconnected(self, link: Link, reason: str) -> None:

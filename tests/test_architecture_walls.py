@@ -55,6 +55,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "vision": {"cv2", "numpy", "picamera2"},
     "hardware": {"gpiozero", "spidev", "bleak", "picamera2"},
     "firmware_bridge": {"serial"},
+    "mqtt_link": {"paho"},
     "firmware_bridge/firmware": {"micropython", "machine", "mfrc522", "utime", "tablelogic", "tcproto"},
 }
 """Libraries outside the standard library each part may import (pyproject's dependencies); the

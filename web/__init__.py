@@ -21,6 +21,7 @@ from web import (
     enrol,
     errors,
     headers,
+    icon,
     limits,
     pairing,
     phone_admin,
@@ -91,6 +92,7 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     enrol.init_app(app, table)
     headers.init_app(app)
     app.register_blueprint(tv.bp)
+    app.register_blueprint(icon.bp)
     app.register_blueprint(control.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)

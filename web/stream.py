@@ -211,8 +211,9 @@ class PushedStream:
             return
         self._closed = True
         self._fanout.close(self._client)
-        self._streams.closed()
+        # Said before the stream stops counting: whoever waits for the count sees the line too.
         log.debug("a stream client went away after %d views", self._client.sent)
+        self._streams.closed()
 
 
 def _reserve(streams: Streams) -> None:

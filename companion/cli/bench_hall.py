@@ -56,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--cut", type=int, default=5, help="tables cut off from the broker (default 5)")
     parser.add_argument("--cut-seconds", type=float, default=10.0, help="for how long (default 10)")
     parser.add_argument("--restarts", type=int, default=2, help="broker restarts during the run (default 2)")
-    parser.add_argument("--game", default="chaos-marauders", help="the game the demo players play")
+    parser.add_argument("--game", help="the game the demo players play (default: the first game with a demo)")
     parser.add_argument("--dir", type=Path, help="where the event logs live (default: the temporary dir)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the simulated tables")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -413,6 +413,9 @@ def run(args: argparse.Namespace) -> int:
     # Fifty tables are fifty machines; here they share one interpreter lock, whose default 5 ms turns
     # would make the MQTT loop queue behind fifty session writers at every I/O call it makes.
     sys.setswitchinterval(0.0005)
+    from companion.games import bundles
+
+    game = args.game or next(b.name for b in bundles().values() if b.demo is not None)
     figures = measure(
         args.tables,
         args.events,
@@ -420,7 +423,7 @@ def run(args: argparse.Namespace) -> int:
         args.cut,
         args.cut_seconds,
         args.restarts,
-        args.game,
+        game,
         args.dir,
         args.seed,
     )

@@ -118,6 +118,7 @@ class SimulatedTable:
             now = self._clock()
             if self._over_since is None:
                 self._over_since = now
+                self._tell_game_over()
             elif now - self._over_since >= GAME_OVER_SECONDS:
                 self._over_since = None
                 self.new_game()
@@ -134,6 +135,18 @@ class SimulatedTable:
         if not outcome.accepted:
             # Someone at the control page got there first: the next step reads the new position.
             log.info("demo action %s refused: %s", payload, outcome.reason)
+
+    def _tell_game_over(self) -> None:
+        """One line for the journal: how the game was played, and when the next one starts."""
+        hands = self._hands
+        made = ""
+        if hands is not None and isinstance(getattr(hands, "physical", None), int):
+            late = getattr(hands, "late", 0)
+            made = (
+                f": {hands.physical} moves made at the table, {getattr(hands, 'direct', 0)} entered as"
+                f" from the control page ({late} the table did not take up in time)"
+            )
+        log.info("the demo's game is over%s; the next one starts in %.0f s", made, GAME_OVER_SECONDS)
 
 
 class SessionTable:

@@ -153,6 +153,9 @@ def _describe(spec: str, args: argparse.Namespace) -> int:
         status = _wait_for_state_report(statuses, args.timeout, last)
     finally:
         link.stop()
+    if isinstance(status, str):  # the port itself is the problem, not the board
+        print(f"cannot open {spec}: {status}")
+        return 1
     if status is None:
         print(f"no HELLO and state report from {spec} within {args.timeout} s")
         if last and last[-1].get("error"):
@@ -167,20 +170,31 @@ def _describe(spec: str, args: argparse.Namespace) -> int:
 
 def _wait_for_state_report(
     statuses: queue.Queue[dict[str, Any]], timeout: float, seen: list[dict[str, Any]]
-) -> dict[str, Any] | None:
+) -> dict[str, Any] | str | None:
+    """The first state report; or why the port cannot be opened (a path that is not there answers at
+    once, a port that fails to open with its last error); None when the board says nothing in time.
+    ``seen`` keeps the last status of a running link (a board on another protocol version says so)."""
     import time
 
+    from firmware_bridge.host import VERSION_ERROR_PREFIX
+
     deadline = time.monotonic() + timeout
+    error: str | None = None
     while (left := deadline - time.monotonic()) > 0:
         try:
             status = statuses.get(timeout=left)
         except queue.Empty:
-            return None
+            break
         if status["state"] != "stopped":
             seen[:] = [status]
         if status["state"] == "connected" and status["counters"]["state_reports"] > 0:
             return status
-    return None
+        if (status.get("error") or "").startswith(VERSION_ERROR_PREFIX):
+            continue  # the port opened: the board answered on another protocol, said after the wait
+        error = status.get("error") or error
+        if error and "does not exist" in error:
+            return error
+    return error
 
 
 def _print(status: dict[str, Any]) -> None:

@@ -15,7 +15,16 @@ import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 
-from companion.cli.serve import Server, ServerError, configure_logging, lan_address, stop_on_signal
+from companion.cli.serve import (
+    Server,
+    ServerError,
+    configure_logging,
+    lan_address,
+    log_level,
+    port_number,
+    stop_on_signal,
+)
+from companion.datadir import data_dir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,13 +45,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--cafile", type=Path, help="CA certificate of the broker (mqtts)")
     parser.add_argument("--client-id", help="MQTT client id (default hall-<hall>; one per hall process)")
     parser.add_argument("--tables", nargs="+", help="the hall's table ids (others are refused)")
-    parser.add_argument("--data", type=Path, default=Path("var/hall"), help="where the event is kept")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help=f"where the event is kept (default: {data_dir() / 'hall'}, whatever the folder)",
+    )
     parser.add_argument("--host", default="0.0.0.0", help="interface to listen on (default 0.0.0.0)")
-    parser.add_argument("--port", type=int, default=8080, help="port of the hall page (default 8080)")
+    parser.add_argument("--port", type=port_number, default=8080, help="port of the hall page (default 8080)")
     parser.add_argument("--pin", help="the organiser's PIN (default: a new one, printed)")
     parser.add_argument("--out", type=Path, help="credentials: the folder the files are written to")
     parser.add_argument("--broker-url", help="credentials: the URL tables use (default mqtt://HOST:1883)")
-    parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    parser.add_argument(
+        "--log-level", type=log_level, default="INFO", help="DEBUG, INFO, WARNING or ERROR (default INFO)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -138,7 +153,8 @@ def serve(args: argparse.Namespace) -> int:
             print(f"companion hall: {exc}", file=sys.stderr)
             return 2
         # Confirmed results go from the hall's state into its event as they arrive.
-        organiser = Organiser(args.data / f"{args.hall}-event.json", on_change=lambda: state.touch())
+        kept_in = args.data if args.data is not None else data_dir() / "hall"
+        organiser = Organiser(kept_in / f"{args.hall}-event.json", on_change=lambda: state.touch())
         state = HallState(args.tables, on_result=organiser.confirmed)
         loop = MqttLoop().start()
         stack.callback(loop.stop)

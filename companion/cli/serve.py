@@ -25,7 +25,8 @@ from companion.cli.hall_wiring import hall_publishing
 from companion.cli.sensors import check_sensor_settings
 from companion.cli.service import systemd_service
 from companion.cli.wiring import adapters
-from companion.settings import Settings, SettingsError, load_settings
+from companion.datadir import EVENT_LOG, data_dir, default_db
+from companion.settings import LOG_LEVELS, Settings, SettingsError, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +37,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def port_number(text: str) -> int:
+    """A TCP port for argparse: 0 (any free port) to 65535, never wrapped round."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535 (0: any free port)")
+    return port
+
+
+def log_level(text: str) -> str:
+    level = text.upper()
+    if level not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r}: use one of {', '.join(LOG_LEVELS)}")
+    return level
+
+
 def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="settings file (TOML); flags override it")
     parser.add_argument("--host", help="interface to listen on (default 0.0.0.0)")
-    parser.add_argument("--port", type=int, help="port to listen on (default 8000)")
-    parser.add_argument("--db", type=Path, help="event log (SQLite file)")
+    parser.add_argument("--port", type=port_number, help="port to listen on (default 8000; 0: any free port)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help=f"event log (SQLite file; default: {EVENT_LOG} in {data_dir()}, printed at start)",
+    )
     parser.add_argument("--pin", help="the table's PIN (default: one made once and kept, printed at start)")
     parser.add_argument("--public-url", help="base URL phones use, for the QR code")
     parser.add_argument("--game", help="the game the new-game form offers first (its registry name)")
-    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
+    parser.add_argument("--log-level", type=log_level, help="DEBUG, INFO, WARNING or ERROR (default INFO)")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -256,10 +279,31 @@ def base_url(settings: Settings, port: int) -> str:
     return f"http://{host}:{port}"
 
 
+def data_folder(settings: Settings) -> None:
+    """Makes the table's own data folder the first time; a folder named in the settings must exist
+    (a mistyped ``--db`` must not quietly start an empty table somewhere new). EventLogError if not."""
+    from companion.session import EventLogError
+
+    folder = settings.db.parent
+    if folder.is_dir():
+        return
+    if settings.db != default_db():
+        raise EventLogError(
+            f"{settings.db}: the folder {folder} does not exist (create it, or leave --db out)"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EventLogError(f"cannot create the data folder {folder} ({exc.strerror})") from None
+    log.info("created the data folder %s", folder)
+
+
 def open_session(settings: Settings) -> Any:
     """The real session over the settings' event log, started (resumes the game in the log)."""
     from companion.games import game_finder
     from companion.session import Session
+
+    data_folder(settings)
 
     # EventLogError when the log is damaged, newer or locked; engines use the owner's [data] files.
     session = Session(settings.db, game_finder(settings.game_data))
@@ -296,6 +340,7 @@ def print_banner(settings: Settings, server: Server) -> None:
     print(f"Control page:  {url}/control", flush=True)
     kept = "" if settings.pin else "  (kept from start to start; change it on the control page)"
     print(f"Table PIN:     {server.app.config['TABLE_PIN']}{kept}", flush=True)
+    print(f"Event log:     {settings.db.resolve()}", flush=True)
 
 
 @contextmanager

@@ -25,6 +25,9 @@ MAX_BYTES: dict[Leaf, int] = {
 }
 """The largest payload a hall reads on each leaf (a Chaos Marauders view is about 20 kB, an input
 under 2 kB). The broker's ``message_size_limit`` is set to the largest."""
+INPUT_KINDS = ("act", "undo", "redo", "new_game", "end_game", "set_aside", "resume", "note")
+"""The session's input kinds (``companion.session.contract``; ``set_aside`` is written for the game a
+new game or a resume replaces): an event of another kind is refused."""
 MAX_DEPTH = 32
 MAX_TEXT = 2000
 MAX_NAME = 64
@@ -193,7 +196,7 @@ def _check_event(body: dict[str, Any]) -> None:
     _seq(body, "seq")
     _seq(body, "game_id")
     _field(body, "at", (int, float))
-    if _field(body, "kind", str) not in ("act", "undo", "redo", "new_game", "end_game", "note"):
+    if _field(body, "kind", str) not in INPUT_KINDS:
         raise MessageError(f"unknown input kind {body['kind'][:40]!r}")
     _field(body, "source", str)
     _field(body, "action", dict, optional=True)

@@ -251,10 +251,14 @@ class HallState:
             state = self._tables.get(TableId(table))
             return None if state is None else state.view_json
 
-    def recent(self, table: str, limit: int = RECENT) -> list[dict[str, Any]]:
+    def recent(self, table: str, limit: int = RECENT, game_id: int | None = None) -> list[dict[str, Any]]:
+        """The table's ``limit`` latest events, in log order (of game ``game_id`` only, when given)."""
         with self._changed:
             state = self._tables.get(TableId(table))
-            return [] if state is None else list(reversed(list(state.recent)[:limit]))
+            if state is None:
+                return []
+            items = [e for e in state.recent if game_id is None or e["game_id"] == game_id]
+            return list(reversed(items[:limit]))
 
     def tiles_name(self, table: str) -> str:
         state = self._tables.get(TableId(table))

@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 from companion.bundle import LivePosition
 from companion.engine import JSON, Event
 
-CommandKind = Literal["act", "undo", "redo", "new_game", "end_game", "note"]
+CommandKind = Literal["act", "undo", "redo", "new_game", "end_game", "resume", "note"]
 Source = str
 """Where a command came from: "control", "api", "table", "gpio", "firmware" (a button on the
 microcontroller), "demo", "cli"."""
@@ -45,6 +45,9 @@ class Command:
     kind "act": ``payload`` is the game action as JSON (``{"kind": "place", ...}``).
     kind "new_game": ``payload`` is a setup (``Setup.to_json()`` shape).
     kind "undo" / "redo" / "end_game": ``payload`` is empty.
+    kind "resume": ``payload`` is ``{"game_id": N}``, a game a new game (or another resume) set aside
+    before its end: it becomes the current game again, where it was left, and the game being played is
+    set aside in its turn (resumable too).
     kind "note": a record of the current game that changes nothing in it (a seat taken over by another
     phone): ``payload`` is ``{"event": "SeatTakenOver", "text": "a sentence for the players", "data":
     {...}}``; it is stored, shown in the history and the view's ``last_change``, and never replayed,
@@ -135,6 +138,8 @@ PUBLISHED_VIEW_KEYS = (
     # (Game.public_action) of an act, else None} of the latest input, or None
     "can_undo",  # bool
     "can_redo",  # bool
+    "undo_move",  # {"actor": seat | None, "secret": bool} of what undo would take back, or None
+    "redo_move",  # the same for redo
     "devices",  # {name: status dict} as reported by adapters (see report_device)
     "notices",  # [{"level": "info"|"warning", "text": str, "source": str}] e.g. an unknown tag
 )

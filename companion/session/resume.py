@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.engine import JSON, ActionError, Game, Setup
 from companion.session.run import Applied, GameRun
-from companion.session.store import EventLog, InputRow, ReplayRow
+from companion.session.store import EventLog, GameRow, InputRow, ReplayRow
 
 logger = logging.getLogger(__name__)
 
@@ -92,12 +92,36 @@ def _reason(exc: BaseException) -> str:
 
 
 def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int) -> Resumed:
+    """The current game (the one of the latest input) rebuilt from the log, at start."""
     started = time.perf_counter()
     last = log.last_input()
     seq = last.seq if last else 0
     row = log.current_game()
     if row is None:
         return Resumed(None, seq, change_of(last), ResumeStats())
+    try:
+        run, stats, problems = rebuild(log, find_game, row, snapshot_every, started)
+    except UnresumableGame as exc:
+        return Resumed(None, seq, change_of(last), ResumeStats(game_id=row.id), (str(exc),))
+    return Resumed(run, seq, change_of(last), stats, problems)
+
+
+class UnresumableGame(Exception):
+    """A game this program cannot play: unknown to it (a newer log, a bundle not installed) or a
+    setup its rules refuse now. The message is the players' sentence."""
+
+
+def rebuild(
+    log: EventLog,
+    find_game: Callable[[str], Game],
+    row: GameRow,
+    snapshot_every: int,
+    started: float | None = None,
+) -> tuple[GameRun, ResumeStats, tuple[str, ...]]:
+    """Game ``row`` rebuilt from its inputs (from its newest usable snapshot), with how, and the
+    problems met (an input the rules no longer accept: the position stops before it). Raises
+    UnresumableGame."""
+    started = time.perf_counter() if started is None else started
     try:
         game = find_game(row.game)
         setup = Setup.from_json(json.loads(row.setup))
@@ -107,7 +131,7 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
         # refuse now: a notice and one warning. Anything else is a bug: its traceback goes with it.
         problem = f"game #{row.id} ({row.game}) cannot be resumed: {_reason(exc)}"
         logger.warning("%s", problem, exc_info=not isinstance(exc, ValueError))
-        return Resumed(None, seq, change_of(last), ResumeStats(game_id=row.id), (problem,))
+        raise UnresumableGame(problem) from exc
     if game.rules_version != row.rules_version:
         logger.warning(
             "game %s started under rules %s, resuming under %s", row.id, row.rules_version, game.rules_version
@@ -133,4 +157,4 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
         snapshot_seq=snapshot_seq,
         seconds=time.perf_counter() - started,
     )
-    return Resumed(run, seq, change_of(last), stats, tuple(problems))
+    return run, stats, tuple(problems)

@@ -29,6 +29,9 @@ from companion.session.views import Position, PublishedView, build_view
 from companion.session.writer import Writer
 
 logger = logging.getLogger(__name__)
+story = logging.getLogger("companion.story")
+"""One INFO line per accepted input, in the players' words, and per refused command: the journal of a
+normal run reads as the story of the game (filter it out with this logger's name)."""
 
 
 def _default_find_game(name: str) -> Game:
@@ -110,6 +113,7 @@ class Session:
         self._devices: dict[str, dict[str, JSON]] = {}
         self._device_notices: dict[str, list[dict[str, JSON]]] = {}
         self._resume_stats = ResumeStats()
+        self._keepers: tuple[tuple[Any, ...], dict[int, Game | None]] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -227,15 +231,31 @@ class Session:
     # -- reading the log (any thread) -----------------------------------------------------------
 
     def games(self) -> list[dict[str, JSON]]:
-        return history_queries.games(self.db_path)
+        """Every game of the log with its status (``history.GAME_STATUSES``): the current one is
+        ``playing`` or ``finished`` (or ``closed``), a game set aside before its end is ``resumable``."""
+        return history_queries.games(self.db_path, self._current_status())
 
     def history(self, game_id: int | None = None, limit: int = 100) -> list[dict[str, JSON]]:
-        """Inputs as anyone at the table may read them: secret actions of the game being played
-        (face-down order markers) show only their public form."""
+        """Inputs as anyone at the table may read them: secret actions of a game still being played
+        (the current one, or one set aside to be resumed) show only their public form."""
         return history_queries.history(self.db_path, game_id, limit, self._redactor())
 
     def export_jsonl(self, game_id: int | None = None) -> Iterator[str]:
-        return history_queries.export_jsonl(self.db_path, game_id, self._redactor())
+        return history_queries.export_jsonl(self.db_path, game_id, self._redactor(), self._current_status())
+
+    def _current_status(self) -> str:
+        status = self._feed.latest["status"]
+        return "finished" if status == "finished" else "playing"
+
+    def replaced_game(self, game_id: int | None = None) -> dict[str, JSON] | None:
+        """The finished game that game ``game_id`` (default: the current game) set aside, with its final
+        result (``history.replaced_game``): its result can still be confirmed for a hall."""
+        if game_id is None:
+            current = self._feed.latest["game_id"]
+            if not isinstance(current, int):
+                return None
+            game_id = current
+        return history_queries.replaced_game(self.db_path, game_id)
 
     def inputs_after(self, seq: int, limit: int = 256, game_id: int | None = None) -> list[dict[str, JSON]]:
         """Inputs with a seq above ``seq`` in log order, of every game (or of ``game_id``), as the
@@ -247,23 +267,54 @@ class Session:
         """``inputs_after`` over a connection of its own kept open (one thread at a time; ``close`` it)."""
         return history_queries.LogReader(self.db_path, self._redactor)
 
-    def _redactor(self) -> history_queries.Redact:
+    def _secret_keepers(self) -> dict[int, Game | None]:
+        """The games whose secrets stay kept, with their engines: the current one while it is played,
+        and those set aside unfinished (they can be resumed). Read from the log once per published
+        view (only an input sets a game aside or takes it back): the hall publisher asks after every
+        input, the pages on every history request."""
         view = self._feed.latest
-        game, current = view.live.game, view["game_id"]
-        if game is None or view["status"] != "playing":
-            return lambda item: item  # a finished game keeps no secrets
+        key = (view["seq"], view["status"], view["game_id"])
+        cached = self._keepers
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        keeping: dict[int, Game | None] = {}
+        if view.live.game is not None and view["status"] == "playing":
+            keeping[view["game_id"]] = view.live.game
+        for game_id, name in history_queries.set_aside_games(self.db_path):
+            if game_id not in keeping:
+                keeping[game_id] = self._engine(name)
+        self._keepers = (key, keeping)
+        return keeping
+
+    def _redactor(self) -> history_queries.Redact:
+        """Hides the secrets of every game that is not over: the current one while it is played, and
+        those set aside unfinished (they can be resumed). A finished or closed game keeps none."""
+        keeping = self._secret_keepers()
+        if not keeping:
+            return lambda item: item
 
         def redact(item: dict[str, JSON]) -> dict[str, JSON]:
             action = item.get("action")
-            if item.get("game_id") != current or item.get("kind") != "act" or not isinstance(action, dict):
+            game_id = item.get("game_id")
+            if game_id not in keeping or item.get("kind") != "act" or not isinstance(action, dict):
                 return item
-            try:
-                public = game.public_action(game.parse_action(action))
-            except ActionError:
-                return item
+            game = keeping[game_id]
+            if game is None:  # no engine to tell its public form: only what every action shows
+                public = {k: action[k] for k in ("kind", "player") if k in action}
+            else:
+                try:
+                    public = game.public_action(game.parse_action(action))
+                except ActionError:
+                    return item
             return item if public == action else {**item, "action": public, "observation": None}
 
         return redact
+
+    def _engine(self, name: str) -> Game | None:
+        try:
+            return self._writer.find_game(name)
+        except Exception:
+            return None
 
     # -- the writer thread --------------------------------------------------------------------
 
@@ -295,8 +346,20 @@ class Session:
             view = self._render(self._writer.seq, self._writer.position(), self._writer.last_change)
         if view is not None:
             self._feed.publish(view)
+        self._tell(pending.command, outcome)
         pending.answer(outcome)
         self._writer.snapshot_if_due()
+
+    def _tell(self, command: Command, outcome: Outcome) -> None:
+        if outcome.accepted:
+            texts = "; ".join(e.text for e in outcome.events) or command.kind.replace("_", " ")
+            run = self._writer.run
+            game = f" of game {run.game_id}" if run is not None else ""
+            story.info("#%s%s, from %s: %s", outcome.seq, game, command.source, texts)
+        elif outcome.error not in ("internal", "storage"):  # those are logged where they happen
+            story.info(
+                "%s from %s refused: %s", command.kind.replace("_", " "), command.source, outcome.reason
+            )
 
     def _device(self, report: _DeviceReport) -> None:
         status = dict(report.status)

@@ -85,6 +85,25 @@ INPUT_COLUMNS = (
 )
 
 
+GAME_COLUMNS = "id, game, setup, rules_version, created, ended"
+
+CURRENT_GAME = f"""
+SELECT {GAME_COLUMNS} FROM games
+WHERE id = coalesce((SELECT game_id FROM inputs ORDER BY seq DESC LIMIT 1), (SELECT max(id) FROM games))
+"""
+"""The current game: the one of the latest input (every game starts with its ``new_game`` input, and a
+resumed game gets a ``resume`` input), so a game resumed from the history is still current after a
+restart. A log whose newest game has no input yet (never written by this program) falls back to it."""
+
+MARKERS = ("set_aside", "end_game", "resume")
+"""Inputs that say what became of a game: set aside by a new game or a resume (its payload says
+whether the rules had ended it), closed with End game, or resumed."""
+
+LAST_MARKER = (
+    "SELECT kind, payload FROM inputs WHERE game_id = ? AND kind IN ('set_aside', 'end_game', 'resume')"
+    " ORDER BY seq DESC LIMIT 1"
+)
+
 ReplayRow = tuple[int, str, str, str, bool, int | None]
 """(seq, kind, payload, events, reverted, target): the columns a restart reads, as plain tuples."""
 
@@ -312,6 +331,10 @@ class EventLog:
     def end_game(self, game_id: int, at: float) -> None:
         self.conn.execute("UPDATE games SET ended = ? WHERE id = ? AND ended IS NULL", (at, game_id))
 
+    def reopen_game(self, game_id: int) -> None:
+        """A set-aside game resumed: it is open again."""
+        self.conn.execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
+
     def add_input(
         self,
         *,
@@ -348,10 +371,18 @@ class EventLog:
     # -- reads ---------------------------------------------------------------------------------
 
     def current_game(self) -> GameRow | None:
-        row = self.conn.execute(
-            "SELECT id, game, setup, rules_version, created, ended FROM games ORDER BY id DESC LIMIT 1"
-        ).fetchone()
+        """The game of the latest input (a resumed game is current again), else the newest game."""
+        row = self.conn.execute(CURRENT_GAME).fetchone()
         return game_row(row) if row else None
+
+    def game(self, game_id: int) -> GameRow | None:
+        row = self.conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return game_row(row) if row else None
+
+    def last_marker(self, game_id: int) -> tuple[str, str] | None:
+        """(kind, payload) of the game's latest ``set_aside``, ``end_game`` or ``resume`` input."""
+        row = self.conn.execute(LAST_MARKER, (game_id,)).fetchone()
+        return (str(row[0]), str(row[1])) if row else None
 
     def replay_rows(self, game_id: int) -> list[ReplayRow]:
         """(seq, kind, payload, events, reverted, target) of a game's inputs: just what a restart needs."""

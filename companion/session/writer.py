@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import JSON, ActionError, Event, Game, MalformedActionError, Setup, SetupError
+from companion.session import shelf
 from companion.session.contract import Command, Outcome, OutcomeError
 from companion.session.resume import ResumeStats, resume
 from companion.session.run import Applied, GameRun, encode_events
@@ -126,6 +127,8 @@ class Writer:
             engine=run.game,
             state=run.state,
             setup=run.setup,
+            undo_move=run.moves()[0],
+            redo_move=run.moves()[1],
         )
 
     def handle(self, command: Command, render: Render) -> tuple[Outcome, PublishedView | None]:
@@ -142,6 +145,7 @@ class Writer:
             "redo": self._redo,
             "new_game": self._new_game,
             "end_game": self._end_game,
+            "resume": self._resume,
             "note": self._note,
         }
         try:
@@ -185,7 +189,10 @@ class Writer:
         view = run.game.view(state)
         public = run.game.public_action(action)
         accepted = _Accepted("act", _dumps(run.game.format_action(action)), tuple(events), public=public)
-        position = Position(run.game_id, self._status(run, state), view, True, False, *run.live(state))
+        undo = run.move(Applied(0, accepted.payload, "[]"), run.state)
+        position = Position(
+            run.game_id, self._status(run, state), view, True, False, *run.live(state), undo_move=undo
+        )
         outcome, published, applied = self._commit(run.game_id, run, command, accepted, position, render)
         run.push(applied, state, view)
         self._snapshot_due = run.wants_snapshot()
@@ -201,8 +208,18 @@ class Writer:
         view = run.game.view(state)
         events = (Event("InputUndone", f"Undone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("undo", "{}", events, target.seq)
+        earlier = None
+        if len(run.applied) > 1:
+            earlier = run.move(run.applied[-2], run.position_at(len(run.applied) - 2))
         position = Position(
-            run.game_id, self._status(run, state), view, len(run.applied) > 1, True, *run.live(state)
+            run.game_id,
+            self._status(run, state),
+            view,
+            len(run.applied) > 1,
+            True,
+            *run.live(state),
+            undo_move=earlier,
+            redo_move=run.move(target, state),
         )
 
         def revert() -> None:
@@ -227,7 +244,14 @@ class Writer:
         events = (Event("InputRedone", f"Redone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("redo", "{}", events, target.seq)
         position = Position(
-            run.game_id, self._status(run, state), view, True, len(run.redo) > 1, *run.live(state)
+            run.game_id,
+            self._status(run, state),
+            view,
+            True,
+            len(run.redo) > 1,
+            *run.live(state),
+            undo_move=run.move(target, run.state),
+            redo_move=run.move(run.redo[-2], state) if len(run.redo) > 1 else None,
         )
 
         def restore() -> None:
@@ -257,9 +281,9 @@ class Writer:
         old_notices, self.notices = self.notices, []
         try:
             with self._recording():
-                if previous is not None and not previous.ended:
-                    self.log.end_game(previous.game_id, now)
                 game_id = self.log.add_game(game.name, _dumps(setup.to_json()), rules, now)
+                if previous is not None and not previous.ended:
+                    shelf.set_aside(self.log, previous, command.source, now, game_id)
                 run = GameRun(game, game_id, setup, initial, self.snapshot_every)
                 position = Position(
                     game_id, self._status(run, initial), view, False, False, *run.live(initial)
@@ -270,6 +294,47 @@ class Writer:
             self.notices = old_notices
             raise
         self.run, self.seq, self.last_change = run, seq, change
+        return Outcome(accepted=True, seq=seq, events=events), published
+
+    def _resume(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        """Makes a game that a new game (or another resume) set aside the current game again, at the
+        position it was left in; the game being played, if any, is set aside in its turn."""
+        previous = self.run
+        try:
+            run, problems = shelf.take_back(
+                self.log, self.find_game, command.payload.get("game_id"), previous, self.snapshot_every
+            )
+        except shelf.NotResumable as exc:
+            raise Rejected(exc.error, exc.reason) from exc
+        now = self.clock()
+        events = (shelf.resumed_event(run),)
+        accepted = _Accepted("resume", _dumps({"game_id": run.game_id}), events)
+        undo, redo = run.moves()
+        position = Position(
+            run.game_id,
+            self._status(run, run.state),
+            run.game_view,
+            run.can_undo,
+            run.can_redo,
+            *run.live(run.state),
+            undo_move=undo,
+            redo_move=redo,
+        )
+        old_notices = self.notices
+        self.notices = [{"level": "warning", "text": text, "source": "session"} for text in problems]
+        try:
+            with self._recording():
+                if previous is not None and not previous.ended:
+                    shelf.set_aside(self.log, previous, command.source, now, run.game_id)
+                self.log.reopen_game(run.game_id)
+                seq, change, published = self._write(
+                    run.game_id, run, command, accepted, position, render, now
+                )
+        except BaseException:
+            self.notices = old_notices
+            raise
+        self.run, self.seq, self.last_change = run, seq, change
+        logger.info("game #%s (%s) resumed: %s actions", run.game_id, run.game.title, len(run.applied))
         return Outcome(accepted=True, seq=seq, events=events), published
 
     def _end_game(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
@@ -306,6 +371,8 @@ class Writer:
             run.can_undo,
             run.can_redo,
             *run.live(run.state),
+            undo_move=run.moves()[0],
+            redo_move=run.moves()[1],
         )
         outcome, published, _ = self._commit(run.game_id, run, command, accepted, position, render)
         return outcome, published

@@ -83,6 +83,7 @@ class ChoiceCursor:
     def __init__(self) -> None:
         self._seq: int | None = None
         self._index = -1
+        self._count = 0
 
     def step(self, position: LivePosition) -> str | None:
         """Moves to the next choice of the prompt (the first one after the prompt changed) and names
@@ -93,7 +94,15 @@ class ChoiceCursor:
         seq = position.seq
         self._index = (self._index + 1) % len(choices) if seq == self._seq else 0
         self._seq = seq
-        return f"{choices[self._index].label} ({self._index + 1}/{len(choices)}): confirm takes it"
+        self._count = len(choices)
+        return (
+            f"Next button: {choices[self._index].label} (choice {self._index + 1} of {len(choices)})."
+            " Press Confirm to take it"
+        )
+
+    def place(self) -> dict[str, int]:
+        """Which choice is shown (``index`` from 1) of how many (``count``), for the TV."""
+        return {"index": self._index + 1, "count": self._count}
 
     def choice(self, position: LivePosition) -> Choice | None:
         """The choice shown for this very position, if any."""

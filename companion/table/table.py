@@ -371,7 +371,10 @@ class Table:
             "enrolment": self.enrolment.to_json(),
             "notices": self.notices.to_json(),
             # The choice the next button shows: the TV outlines its slot on the board.
-            "choice": {"label": shown[0], "action": shown[1]} if shown is not None else None,
+            # index and count: "choice 2 of 9", which the TV shows beside the label.
+            "choice": None
+            if shown is None
+            else {"label": shown[0], "action": shown[1], **self._cursor.place()},
             "dice_owners": {str(die): seat for die, seat in self.owners.all().items()},
         }
         self._session.report_device(DEVICE_NAME, status)

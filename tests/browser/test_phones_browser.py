@@ -57,7 +57,7 @@ def test_the_pages_work_under_their_csp_without_a_single_violation(browser, page
     page.wait_for_selector(".cm-player, .tv-player, .plain-player", timeout=TIMEOUT_MS)
     reports: list[str] = []
     ann = phone(browser, table, reports)
-    ann.wait_for_selector("#c-draw-card", state="attached", timeout=TIMEOUT_MS)
+    ann.wait_for_selector("#c-draw-cards [data-card]", state="attached", timeout=TIMEOUT_MS)
     ann.click("#c-phones summary")
     ann.wait_for_selector("#c-phone-list li", timeout=TIMEOUT_MS)
     header = ann.evaluate("fetch('/control').then(r => r.headers.get('content-security-policy'))")

@@ -28,7 +28,8 @@ def phone(browser: Any, table: LiveTable) -> Any:
     page.goto(f"{table.url}/control")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
-    page.wait_for_selector("#c-start", state="attached", timeout=TIMEOUT_MS)
+    # The first view drawn: the page's script has started (its forms set up).
+    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
     return page
 
 
@@ -67,8 +68,9 @@ def small_or_clipped(page: Any) -> list[str]:
 
 def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     ann = phone(browser, table)
-    ann.click("#c-new summary")
-    ann.select_option("#c-game", "shattered-chaos")
+    ann.select_option("#c-game", "shattered-chaos")  # the New game section is open: no game is running
+    while ann.locator("#c-players li").count() > 4:  # the form offers the party of five: four play
+        ann.locator("#c-players li button").last.click()
     menus = ann.locator('[data-option="adventurers"] select')  # one menu per player, in seat order
     assert menus.count() == 4
     for index, adventurer in enumerate(("bastion", "deadeye", "raider", "stalker")):

@@ -78,7 +78,8 @@ def test_devices_lists_no_boards_without_hardware(capsys: pytest.CaptureFixture[
 @pytest.mark.timeout(90)
 def test_bench_under_heavy_corruption_ends_promptly_with_honest_figures() -> None:
     """A link that cannot keep up (60 % of frames corrupted, the device's outbox overflowing) must end
-    with figures that say so, not wait two seconds per tag sample for events that never come."""
+    with figures that say so, not wait two seconds per tag sample for events that never come. The outbox
+    is small so that it overflows however fast this machine repairs the corrupt frames."""
     figures = run(
         BenchOptions(
             events=5000,
@@ -89,6 +90,7 @@ def test_bench_under_heavy_corruption_ends_promptly_with_honest_figures() -> Non
             rate=5000,
             tag_samples=30,
             drain_timeout=0.5,
+            outbox_limit=32,
         )
     )
     assert figures["drained"] is False and figures["lost"] > 0 and figures["device_dropped"] > 0
@@ -100,7 +102,36 @@ def test_bench_under_heavy_corruption_ends_promptly_with_honest_figures() -> Non
 
 
 def test_bench_link_command_fails_when_events_are_lost(capsys: pytest.CaptureFixture[str]) -> None:
-    faults = ["--corrupt", "0.6", "--unplugs", "0", "--rate", "5000", "--drain-timeout", "0.2"]
+    faults = [
+        "--corrupt",
+        "0.6",
+        "--unplugs",
+        "0",
+        "--rate",
+        "5000",
+        "--drain-timeout",
+        "0.2",
+        "--outbox",
+        "32",
+    ]
     code = main(["bench", "link", "--events", "5000", *faults, "--tag-samples", "5", "--json"])
     figures = json.loads(capsys.readouterr().out)
     assert code == 1 and figures["lost"] > 0 and figures["sent"] == 5000
+
+
+def test_a_board_on_another_protocol_is_no_hello_with_its_reason_not_a_port_that_cannot_open() -> None:
+    import queue
+
+    from companion.cli.devices import _wait_for_state_report
+    from firmware_bridge.host import VERSION_ERROR_PREFIX
+
+    old = f"{VERSION_ERROR_PREFIX} 1 and this companion speaks 2: flash the firmware"
+    statuses: queue.Queue = queue.Queue()
+    statuses.put({"state": "connecting", "error": old, "counters": {"state_reports": 0}})
+    seen: list = []
+    assert _wait_for_state_report(statuses, 0.05, seen) is None  # "no HELLO", then the reason below
+    assert seen[-1]["error"] == old
+    statuses.put(
+        {"state": "searching", "error": "/dev/ttyNOPE does not exist", "counters": {"state_reports": 0}}
+    )
+    assert _wait_for_state_report(statuses, 0.05, []) == "/dev/ttyNOPE does not exist"

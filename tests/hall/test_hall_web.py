@@ -199,3 +199,30 @@ def test_the_event_survives_a_restart_of_the_hall(hall, tmp_path):
     (tmp_path / "event.json").write_text("{broken")
     assert Organiser(tmp_path / "event.json").event is None
     assert (tmp_path / "event.json.damaged").exists()
+
+
+def test_the_hall_has_the_companions_icon(hall):
+    app, _, _ = hall
+    client = app.test_client()
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/vnd.microsoft.icon"
+    assert b'rel="icon"' in client.get("/").data
+
+
+def event(seq: int, game_id: int, kind: str, text: str) -> dict:
+    item = {"seq": seq, "game_id": game_id, "at": 1.0, "kind": kind, "source": "control", "events": [text]}
+    return event_message("t1", "log1", 0, {**item, "action": None})
+
+
+def test_a_game_set_aside_and_one_resumed_reach_the_hall_and_the_relayed_ticker_tells_the_game_shown(hall):
+    app, state, _ = hall
+    feed(state, "t1", "events", event(1, 1, "new_game", "New game of Nim: Ann, Ben"))
+    feed(state, "t1", "events", event(2, 1, "act", "Ann took 2"))
+    feed(state, "t1", "events", event(3, 1, "set_aside", "Game #1 set aside for game #2"))
+    feed(state, "t1", "events", event(4, 2, "new_game", "New game of Nim: Cy, Di"))
+    feed(state, "t1", "events", event(5, 2, "set_aside", "Game #2 set aside for game #1"))
+    feed(state, "t1", "events", event(6, 1, "resume", "Game #1 of Nim resumed: Ann, Ben"))
+    assert state.refused == 0 and state.table("t1").seq == 6 and state.table("t1").missing is None
+    feed(state, "t1", "view", view(6, ["Ann", "Ben"], game_id=1))
+    told = app.test_client().get("/tables/t1/history?limit=12").json["history"]
+    assert [item["seq"] for item in told] == [1, 2, 3, 6]  # game 1's, in log order: not game 2's

@@ -173,6 +173,66 @@ def test_a_finished_game_publishes_its_result_and_its_confirmations(broker, loop
         subscriber.stop()
 
 
+def test_a_table_that_joins_with_a_resumed_game_publishes_that_game_from_its_start(broker, loop, tmp_path):
+    offline = Session(tmp_path / "t1.db", find_result_nim)
+    offline.start()
+    assert offline.submit(Command("new_game", "test", setup_json(piles=[9, 9, 9], players=2))).accepted
+    play(offline, 2)
+    first = offline.view()["game_id"]
+    assert offline.submit(Command("new_game", "test", setup_json(piles=[9], players=2))).accepted
+    play(offline, 1)
+    assert offline.submit(Command("resume", "test", {"game_id": first})).accepted
+    last = int(offline.view()["seq"])
+    offline.stop()
+    state, subscriber = hall(broker.url, loop)
+    table = Table(tmp_path / "t1.db", broker.url, loop).start()
+    try:
+        assert table.session.view()["game_id"] == first  # the resumed game is the game at the table
+        wait_until(lambda: state.table("t1") is not None and state.table("t1").seq == last, what="the events")
+        # From the resumed game's first input (the newest game started later), set_aside and resume too.
+        assert sorted(state.taken) == [("t1", seq) for seq in range(1, last + 1)]
+        kinds = [e["kind"] for e in state.table("t1").recent]
+        assert "resume" in kinds and "set_aside" in kinds and state.refused == 0
+    finally:
+        table.stop()
+        subscriber.stop()
+
+
+def test_a_finished_game_a_new_game_set_aside_still_gets_its_confirmed_result_to_the_hall(
+    broker, loop, tmp_path
+):
+    from companion.hall.confirm import confirmation_note, result_digest
+
+    results: list[dict] = []
+    state = HallState(on_result=lambda table, body: results.append(body))
+    subscriber = HallSubscriber(state, Broker.from_url(broker.url), "club", loop).start()
+    wait_until(lambda: subscriber.online, what="the hall's subscription")
+    table = Table(tmp_path / "t1.db", broker.url, loop).start()
+    try:
+        assert table.session.submit(Command("new_game", "test", setup_json(piles=[1], players=2))).accepted
+        play(table.session, 1)
+        finished = table.session.view()["game_id"]
+        assert table.session.submit(Command("new_game", "test", setup_json(piles=[5], players=2))).accepted
+        replaced = table.session.replaced_game()
+        assert replaced is not None and replaced["game_id"] == finished and replaced["result"]["final"]
+        digest = result_digest(finished, replaced["result"])
+        for seat, name in enumerate(("Ann", "Bob")):
+            note = confirmation_note(finished, seat, name, digest, "Ann wins")
+            assert table.session.submit(Command("note", "control", note)).accepted
+
+        def confirmed() -> bool:
+            return any(b["game_id"] == finished and b["confirmed"] for b in results)
+
+        wait_until(confirmed, what="the set-aside game's confirmed result")
+        done = next(b for b in results if b["game_id"] == finished and b["confirmed"])
+        assert done["players"] == ["Ann", "Bob"] and done["confirmed_by"] == [0, 1] and done["game"] == "nim"
+        # The retained result is the game at the table's again.
+        wait_until(lambda: state.table("t1").result["game_id"] == finished + 1, what="the current result")
+    finally:
+        table.stop()
+        subscriber.stop()
+
+
 def raw_client(port: int, user: str | None = None, password: str | None = None) -> tuple[mqtt.Client, list]:
     results: list = []
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"raw-{user}", protocol=mqtt.MQTTv311)

@@ -204,7 +204,7 @@ def test_next_and_confirm_answer_which_slot_without_a_phone(live):
     assert "press next to step through them" in live.table.notices.to_json()[-1]["text"]
     press("next")
     press("next")
-    shown = f"{choices[1]['label']} (2/{len(choices)}): confirm takes it"
+    shown = f"Next button: {choices[1]['label']} (choice 2 of {len(choices)}). Press Confirm to take it"
     assert live.table.notices.to_json()[-1]["text"] == shown
     seq = live.session.view()["seq"]
     press("confirm")

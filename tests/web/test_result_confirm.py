@@ -88,3 +88,36 @@ def test_without_a_hall_there_is_nothing_to_confirm_and_strangers_get_nothing(ni
     hall_app = create_app(CONFIG, nim)
     assert hall_app.test_client().get("/control/result").status_code == 403
     assert hall_app.test_client().post("/control/result/confirm", json={"seat": 0}).status_code == 403
+
+
+def test_a_finished_game_a_new_game_set_aside_is_still_confirmed_on_the_phones(nim):
+    app = create_app(CONFIG, nim)
+    assert nim.submit(Command("new_game", "test", setup_json(piles=[1], players=2))).accepted
+    ann, bob = phone(app, 0), phone(app, 1)
+    assert nim.submit(Command("act", "test", {"kind": "take", "player": 0, "pile": 0, "count": 1})).accepted
+    finished = nim.view()["game_id"]
+    # One tap on the new-game form (it opens by itself once a game is over) before anyone confirmed.
+    assert nim.submit(Command("new_game", "test", setup_json(piles=[3], players=2))).accepted
+    assert nim.view()["game_id"] == finished + 1
+    state = ann.get("/control/result").json
+    assert state["game_id"] == finished and state["replaced"] and state["outcome"] == "Ann wins"
+    assert [s["name"] for s in state["seats"]] == ["Ann", "Bob"] and state["may_confirm"] == [0]
+    assert bob.post("/control/result/confirm", json={"seat": 0}).status_code == 403  # Ann's seat
+    assert ann.post("/control/result/confirm", json={"seat": 0, "digest": state["digest"]}).status_code == 200
+    answer = bob.post("/control/result/confirm", json={"seat": 1})
+    assert answer.status_code == 200 and answer.json["confirmed"] is True
+    notes = [h for h in nim.history(limit=20) if h["kind"] == "note"]
+    assert [n["action"]["data"]["game_id"] for n in notes] == [finished, finished]  # noted in the new game
+    # Confirmed by every seat: said until the new game moves on, then nothing more to show.
+    assert ann.get("/control/result").json["confirmed"] is True
+    assert nim.submit(Command("act", "test", {"kind": "take", "player": 0, "pile": 0, "count": 1})).accepted
+    assert ann.get("/control/result").json["seats"] == []
+
+
+def test_a_game_set_aside_before_its_end_is_resumed_not_confirmed(nim):
+    app = create_app(CONFIG, nim)
+    assert nim.submit(Command("new_game", "test", setup_json(piles=[3], players=2))).accepted
+    assert nim.submit(Command("new_game", "test", setup_json(piles=[3], players=2))).accepted
+    assert nim.replaced_game() is None
+    owner = {"X-Table-Pin": PIN}
+    assert app.test_client().get("/control/result", headers=owner).json["seats"] == []

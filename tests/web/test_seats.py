@@ -185,6 +185,24 @@ def test_the_history_shows_a_secret_action_only_in_its_public_form_until_the_gam
     assert actions == [{"kind": "hide", "player": 0, "number": 7}, {"kind": "hide", "player": 1, "number": 3}]
 
 
+def test_a_game_set_aside_by_a_new_game_keeps_its_secrets_until_it_is_over(app, session):
+    ann, bo = phone(app), phone(app)
+    start(ann)
+    first = session.view()["game_id"]
+    ann.post("/control/seat", json={"seat": 0})
+    hide(ann, 0, 7)
+    start(bo)  # a new game: the first is set aside, resumable, not over
+    exported = bo.get(f"/api/games/{first}/export").get_data(as_text=True)
+    assert '"number"' not in exported and '"status": "set_aside"' in exported
+    history = bo.get(f"/api/history?game_id={first}").json["history"]
+    assert [i["action"] for i in history if i["kind"] == "act"] == [{"kind": "hide", "player": 0}]
+    resumed = bo.post("/control/commands", json={"kind": "resume", "payload": {"game_id": first}})
+    assert resumed.status_code == 200, resumed.json
+    assert '"number"' not in bo.get(f"/api/games/{first}/export").get_data(as_text=True)
+    assert bo.post("/control/commands", json={"kind": "end_game"}).status_code == 200
+    assert '"number": 7' in bo.get(f"/api/games/{first}/export").get_data(as_text=True)  # closed: shown
+
+
 def test_the_table_owners_scripts_with_the_pin_may_send_any_action(app, session):
     ann = phone(app)
     start(ann)

@@ -66,6 +66,8 @@ def test_static_files_are_served_locally(client, name):
 def test_nothing_is_loaded_from_another_site():
     """The table may have no internet: every script, style and image comes from the Pi."""
     for path in [*WEB.glob("templates/*.html"), *WEB.glob("static/*")]:
+        if path.suffix == ".ico":
+            continue  # an image, not text that could name another site
         text = path.read_text()
         assert not re.search(r"""(src|href)=["']https?://""", text), path
         assert "@import url(http" not in text, path
@@ -82,3 +84,14 @@ def test_the_kiosk_hides_the_cursor_over_the_scoreboard(client):
     assert 'class="tv kiosk"' in client.get("/?kiosk=1").get_data(as_text=True)
     assert 'class="tv"' in client.get("/").get_data(as_text=True)
     assert "body.tv.kiosk" in client.get("/static/tv.css").get_data(as_text=True)
+
+
+def test_every_browser_gets_an_icon(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/vnd.microsoft.icon"
+    data = icon.get_data()
+    assert data[:4] == b"\x00\x00\x01\x00" and data[4] >= 1  # an ICO with images in it
+    svg = client.get("/static/icon.svg")
+    assert svg.status_code == 200 and svg.get_data(as_text=True).startswith("<svg")
+    for page in ("/tv", "/control"):
+        assert 'rel="icon"' in client.get(page).get_data(as_text=True)

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from web import headers, screens, stream
+from web import headers, icon, screens, stream
 from web.auth import PinGuard
 from web.hall import organise, pages
 from web.hall.context import HALL, HallContext
@@ -69,6 +69,7 @@ def create_hall_app(config: Mapping[str, Any], hall: HallContext) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(organise.bp)
     app.register_blueprint(screens.bp)
+    app.register_blueprint(icon.bp)
     app.register_error_handler(HTTPException, _error)
     app.register_error_handler(Exception, _unexpected)
     return app

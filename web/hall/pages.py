@@ -190,5 +190,12 @@ def table_view(table: str) -> Response:
 
 @bp.get("/tables/<table>/history")
 def table_history(table: str) -> Response:
+    """The table's latest events of the game its view shows, as the table's own /api/history gives
+    them (a game set aside or resumed leaves the other game's events out of its TV's ticker)."""
     limit = request.args.get("limit", default=6, type=int) or 6
-    return current_app.json.response({"history": hall().state.recent(_table(table), max(1, min(limit, 12)))})
+    state = hall().state
+    shown = state.table(_table(table))
+    game_id = (shown.view or {}).get("game_id") if shown is not None else None
+    return current_app.json.response(
+        {"history": state.recent(_table(table), max(1, min(limit, 12)), game_id=game_id)}
+    )

@@ -1,6 +1,8 @@
 // The control page's "Confirm the result" card, shown when the table publishes to a hall and the game
 // is over: each player confirms the result on their own phone (a shared phone for seats without one),
-// and the hall counts it once every seat did. Talks to /control/result; redrawn on every view.
+// and the hall counts it once every seat did. A finished game a new game set aside before every seat
+// confirmed stays on the card ("the last game") until they have. Talks to /control/result; asked again
+// when the game changes, and on every view while there is something to confirm.
 "use strict";
 
 (function () {
@@ -9,6 +11,7 @@
   var url = box.getAttribute("data-url");
   var el = TableLive.el;
   var shown = null;
+  var pending = false; // the card lists seats still to confirm: other phones' confirmations redraw it
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
@@ -17,12 +20,15 @@
 
   function draw(state) {
     clear(box);
+    pending = !!(state.enabled && state.seats && state.seats.length && !state.confirmed);
     if (!state.enabled || !state.seats || !state.seats.length) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
-    box.appendChild(el("h2", null, state.confirmed ? "Result confirmed for the hall" : "Confirm the result for the hall"));
+    var head = state.confirmed ? (state.replaced ? "The last game's result" : "Result") + " confirmed for the hall" :
+      "Confirm " + (state.replaced ? "the last game's result" : "the result") + " for the hall";
+    box.appendChild(el("h2", null, head));
     if (state.outcome) box.appendChild(el("p", "hint", state.outcome));
     var list = el("ul", "confirm-list");
     state.seats.forEach(function (s) {
@@ -67,10 +73,13 @@
   }
 
   TableControl.onView(function (view) {
-    var key = view.status === "finished" ? view.game_id + ":" + view.seq : null;
+    // Asked when the game changes (a finished game set aside may wait for confirmations), and at every
+    // view while the game is over or seats are still to confirm; not at every move of a game played.
+    var live = view.status === "finished" || pending;
+    var key = view.game_id + ":" + (live ? view.seq : "");
     if (key === shown) return;
     shown = key;
-    if (key === null) box.hidden = true;
+    if (view.game_id === null || view.game_id === undefined) box.hidden = true;
     else load();
   });
 })();

@@ -20,6 +20,7 @@ from companion.engine import (
     GameType,
     IllegalActionError,
     MalformedActionError,
+    Player,
     PlayerId,
     Prompt,
     Roll,
@@ -96,6 +97,12 @@ class ChaosMarauders(Game[State]):
     game_type = GameType()
     """Competitive, one player acting at a time, no seat's secret kept by a phone (the active player's
     Chaos Marauders card is kept face down by the view itself until someone shouts)."""
+    default_players = (
+        Player("Grotsnik", "#e23b3b"),
+        Player("Ugluk", "#2f7df6"),
+        Player("Snagla", "#2fb84f"),
+        Player("Bogrot", "#f2b01e"),
+    )
 
     def __init__(self, facts: Facts | None = None, owner_data: str = "") -> None:
         self.facts = facts or default_facts()

@@ -102,20 +102,26 @@ def simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--turn-limit", type=int, default=6, help="each game ends after this turn at the latest"
     )
+    parser.add_argument(
+        "--cap", type=int, help="most actions per game before giving up (default: the simulator's own)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
 
 
 def simulate(args: argparse.Namespace) -> int:
     from companion.games.orcwars_too.simulate import simulate as play
 
-    if not 2 <= args.players <= MAX_PLAYERS or args.games < 1 or not 1 <= args.turn_limit <= 99:
+    if not 2 <= args.players <= MAX_PLAYERS or not 1 <= args.turn_limit <= 99:
         print(
-            f"companion simulate: ORCWARS TOO! is for 2 to {MAX_PLAYERS} players, at least one game, "
-            "a turn limit from 1 to 99",
+            f"companion simulate: ORCWARS TOO! is for 2 to {MAX_PLAYERS} players, a turn limit from 1 to 99",
             file=sys.stderr,
         )
         return EXIT_INVALID
-    figures = play(args.players, args.games, args.seed, turn_limit=args.turn_limit)
+    if args.games < 1 or (args.cap is not None and args.cap < 1):
+        print("companion simulate: --games and --cap must be at least 1", file=sys.stderr)
+        return EXIT_INVALID
+    capped = {} if args.cap is None else {"cap": args.cap}
+    figures = play(args.players, args.games, args.seed, turn_limit=args.turn_limit, **capped)
     if args.json:
         print(json.dumps(figures))
     else:

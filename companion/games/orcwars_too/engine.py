@@ -19,6 +19,7 @@ from companion.engine import (
     GameResult,
     GameType,
     IllegalActionError,
+    Player,
     PlayerId,
     Prompt,
     Roll,
@@ -100,6 +101,12 @@ class OrcwarsToo(Game[State]):
     max_players = 6
     actions = CODEC
     game_type = GameType(simultaneous_moves=True, hidden_information=True)
+    default_players = tuple(
+        Player(f"Chief {n}", colour)
+        for n, colour in enumerate(("#e23b3b", "#2f7df6", "#2fb84f", "#f2b01e", "#b05cff", "#ff8a3d"), 1)
+    )
+    """Each player is the chief of a tribe (the house rules' word); the tribes' names are the owner's
+    counters, so the seats are offered as chiefs by number."""
 
     def __init__(self, data: GameData | None = None, owner_data: str = "") -> None:
         self.data = data or default_data()

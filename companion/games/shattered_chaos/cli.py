@@ -185,8 +185,11 @@ def simulate_arguments(parser: argparse.ArgumentParser) -> None:
 def simulate(args: argparse.Namespace) -> int:
     from companion.games.shattered_chaos.simulate import simulate as play
 
-    if not 1 <= args.games <= MAX_GAMES or args.cap < 1:
-        print(f"companion simulate: --games is 1 to {MAX_GAMES}, --cap at least 1", file=sys.stderr)
+    if args.games < 1 or args.cap < 1:
+        print("companion simulate: --games and --cap must be at least 1", file=sys.stderr)
+        return EXIT_INVALID
+    if args.games > MAX_GAMES:
+        print(f"companion simulate: --games must be at most {MAX_GAMES}", file=sys.stderr)
         return EXIT_INVALID
     figures = play(args.games, args.seed, adventurers=args.adventurers, cap=args.cap)
     if args.json:

@@ -19,6 +19,7 @@ from companion.engine import (
     GameResult,
     GameType,
     IllegalActionError,
+    Player,
     PlayerId,
     Prompt,
     Roll,
@@ -81,6 +82,10 @@ TABLE_WIDE = (
 """What the table does together: the map's answers, the narrator's instructions, the campaign box."""
 
 
+PARTY_COLOURS = ("#e23b3b", "#2f7df6", "#2fb84f", "#f2b01e", "#b05cff", "#ff8a3d")
+"""Seat colours the new-game form offers, one per adventurer of the data (six)."""
+
+
 class ShatteredChaos(Game[State]):
     name = "shattered-chaos"
     title = "Shattered Chaos"
@@ -93,6 +98,15 @@ class ShatteredChaos(Game[State]):
         self.catalog = catalog or default_catalog()
         self.owner_data = owner_data
         """The :func:`data_digest` of the owner's overrides file the catalog was built with, or ""."""
+
+    @property
+    def default_players(self) -> tuple[Player, ...]:  # type: ignore[override]
+        """The new-game form's seats: the first adventurers in the data's order, the party an empty
+        Adventurers option seats (one adventurer per player), named as the data (and the owner) name them."""
+        return tuple(
+            Player(adventurer.name, colour)
+            for adventurer, colour in zip(self.catalog.adventurers, PARTY_COLOURS, strict=False)
+        )
 
     @classmethod
     def with_owner_data(cls, path: Path) -> ShatteredChaos:

@@ -424,7 +424,6 @@
   }
 
   TableControl.register("orcwars-too", {
-    wantsPrivate: true,
     prompt: function (box, game, prompt, ctx) {
       if (!prompt) return false;
       var kind = prompt.kind;
