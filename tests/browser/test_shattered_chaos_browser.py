@@ -29,7 +29,7 @@ def phone(browser: Any, table: LiveTable) -> Any:
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
     # The first view drawn: the page's script has started (its forms set up).
-    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
+    page.wait_for_function("!!document.body && document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
     return page
 
 
@@ -71,6 +71,7 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     ann.select_option("#c-game", "shattered-chaos")  # the New game section is open: no game is running
     while ann.locator("#c-players li").count() > 4:  # the form offers the party of five: four play
         ann.locator("#c-players li button").last.click()
+    ann.locator("#c-players li input[type=text]").first.fill("Ann")  # a typed name stays
     menus = ann.locator('[data-option="adventurers"] select')  # one menu per player, in seat order
     assert menus.count() == 4
     for index, adventurer in enumerate(("bastion", "deadeye", "raider", "stalker")):
@@ -83,6 +84,8 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     )
     view = table.session.view()["game"]
     assert [p["adventurer"] for p in view["players"]] == ["Bastion", "Deadeye", "Raider", "Stalker"]
+    # The offered seats were named after the data's adventurers: each name followed its seat's menu.
+    assert [p["name"] for p in view["players"]] == ["Ann", "Deadeye", "Raider", "Stalker"]
     accepted(table, {"kind": "place_enemy", "model": 21})
     accepted(table, {"kind": "place_enemy", "model": 41})
     seq = accepted(table, {"kind": "place_condition", "condition": "destruction", "model": 41})

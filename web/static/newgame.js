@@ -106,10 +106,23 @@ var TableNewGame = (function () {
         var value = i < kept.length && values.indexOf(kept[i]) >= 0 ? kept[i] : unused[0] || values[i % values.length];
         kept[i] = value;
         s.value = value;
+        s.onchange = function () { followChoice(i, opt, s.value); };
         row.appendChild(s);
         box.appendChild(row);
       });
     });
+  }
+
+  function followChoice(index, opt, value) {
+    // Players the form named after the choices (Shattered Chaos' seats are the data's adventurers) take
+    // the name of the choice made for their seat, so "Mender" never plays Raider; a typed name stays.
+    var li = rows()[index];
+    var input = li && li.querySelector("input");
+    var labels = opt.choices.map(function (c) { return c.label; });
+    var chosen = opt.choices.filter(function (c) { return JSON.stringify(c.value) === value; })[0];
+    if (!input || !chosen || input.dataset.typed || labels.indexOf(input.value.trim()) < 0) return;
+    input.value = chosen.label;
+    renderSeatOptions();
   }
 
   function chosenOptions() {
@@ -167,7 +180,7 @@ var TableNewGame = (function () {
     n.value = name;
     n.placeholder = "Name";
     n.maxLength = 32; // the server refuses longer names (NAME_MAX_CHARS in web/__init__.py)
-    n.oninput = function () { edited = true; };
+    n.oninput = function () { edited = true; n.dataset.typed = "1"; };
     n.onchange = renderSeatOptions; // a per-seat option's menus are labelled by the players' names
     var c = el("input");
     c.type = "color";
