@@ -200,3 +200,25 @@ def test_the_demo_plays_at_the_virtual_table(tmp_path: Path) -> None:
     assert {kind for source, kind in made if source == "firmware"} & {"sighted", "closest", "chaos_hit"}, made
     assert not {kind for source, kind in made if source == "control"} & {"draw_card", "roll", "sighted"}, made
     assert hands.physical > hands.direct / 2
+
+
+def test_an_adventure_set_aside_resumes_with_its_laid_card_after_a_restart(tmp_path: Path) -> None:
+    # A phone's "Start new game" sets the adventure aside mid-round (issue 19): resumed, after the
+    # companion restarted too, it is where it was, down to the card laid for the coming attack.
+    db = tmp_path / "table.sqlite3"
+    with Session(db) as session:
+        assert session.submit(Command("new_game", "control", SETUP)).accepted
+        act(session, kind="place_enemy", model=21)
+        act(session, kind="chaos_call", player=DEADEYE)
+        act(session, kind="draw_card", player=DEADEYE, card="b25")
+        act(session, kind="partner", player=DEADEYE, partner=None)
+        act(session, kind="lay_card", player=DEADEYE, card="b25")
+        before = session.view()["game"]
+        other = {"game": "chaos-marauders", "players": [{"name": "Ana"}, {"name": "Ben"}]}
+        assert session.submit(Command("new_game", "control", other)).accepted
+        assert {g["id"]: g["status"] for g in session.games()} == {1: "set_aside", 2: "playing"}
+    with Session(db) as again:
+        assert again.submit(Command("resume", "control", {"game_id": 1})).accepted
+        assert again.view()["game"] == before
+        act(again, kind="attack", player=DEADEYE, model=21, distance=8, cards=[], destruction=False)
+        assert again.position().state.top.cards == ("b25",)
