@@ -58,6 +58,8 @@ class SetupOption:
     control page's new-game form. ``kind`` is "choice" (one of ``choices``), "int", "bool", "text" or
     "per_seat": one of ``choices`` for each seat (the adventurer each player plays), given as a list in
     seat order, as long as the players; its ``default`` is such a list (or None: the choices in turn).
+    ``distinct``: a per-seat choice is each seat's alone (one adventurer per player): the form swaps two
+    seats' choices rather than offer the same one twice.
     """
 
     name: str
@@ -69,6 +71,7 @@ class SetupOption:
     help: str = ""
     minimum: int | None = None
     maximum: int | None = None
+    distinct: bool = False
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -80,6 +83,7 @@ class SetupOption:
             "help": self.help,
             "minimum": self.minimum,
             "maximum": self.maximum,
+            "distinct": self.distinct,
         }
 
 

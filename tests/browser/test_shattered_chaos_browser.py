@@ -76,6 +76,9 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     assert menus.count() == 4
     for index, adventurer in enumerate(("bastion", "deadeye", "raider", "stalker")):
         menus.nth(index).select_option(f'"{adventurer}"')
+        if adventurer == "raider":  # the fourth seat's Raider: the two seats swap, nobody plays twice
+            assert menus.nth(3).input_value() == '"mender"'
+            assert ann.locator("#c-players li input[type=text]").nth(3).input_value() == "Mender"
     ann.screenshot(path=str(artifacts / "shattered-chaos-phone-new-game.png"))
     ann.click("#c-start")
     ann.wait_for_function(

@@ -106,11 +106,27 @@ var TableNewGame = (function () {
         var value = i < kept.length && values.indexOf(kept[i]) >= 0 ? kept[i] : unused[0] || values[i % values.length];
         kept[i] = value;
         s.value = value;
-        s.onchange = function () { followChoice(i, opt, s.value); };
+        s.dataset.was = value;
+        s.onchange = function () { chooseForSeat(box, i, opt, s); };
         row.appendChild(s);
         box.appendChild(row);
       });
     });
+  }
+
+  function chooseForSeat(box, index, opt, select) {
+    // A choice that is each seat's alone (opt.distinct: one adventurer per player) taken from another
+    // seat swaps: that seat gets this seat's former choice, so the form never offers a refused setup.
+    var was = select.dataset.was;
+    var menus = Array.prototype.slice.call(box.querySelectorAll("select"));
+    var other = opt.distinct ? menus.filter(function (m) { return m !== select && m.value === select.value; })[0] : null;
+    select.dataset.was = select.value;
+    if (other) {
+      other.value = was;
+      other.dataset.was = was;
+      followChoice(menus.indexOf(other), opt, was);
+    }
+    followChoice(index, opt, select.value);
   }
 
   function followChoice(index, opt, value) {

@@ -145,6 +145,7 @@ class ShatteredChaos(Game[State]):
                 tuple((a.id, a.name) for a in cat.adventurers),
                 None,
                 f"Who plays which adventurer ({names}); each plays once",
+                distinct=True,
             ),
             SetupOption(
                 "starting",
