@@ -79,7 +79,7 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
         if adventurer == "raider":  # the fourth seat's Raider: the two seats swap, nobody plays twice
             assert menus.nth(3).input_value() == '"mender"'
             assert ann.locator("#c-players li input[type=text]").nth(3).input_value() == "Mender"
-    ann.screenshot(path=str(artifacts / "shattered-chaos-phone-new-game.png"))
+    ann.screenshot(path=str(artifacts / "shattered-chaos-phone-new-game.png"), full_page=True)
     ann.click("#c-start")
     ann.wait_for_function(
         "document.getElementById('c-prompt').textContent.startsWith('Round 1, adventurer phase')",
