@@ -250,3 +250,23 @@ def test_a_card_laid_at_the_table_goes_with_the_attack_the_phone_declares(browse
     page.wait_for_selector(".sc-middle .sc-instruction", timeout=TIMEOUT_MS)
     assert "Bronze 25: +2 range" in page.locator(".sc-middle").inner_text()
     assert table.session.view()["game"]["players"][1]["cards"] == []
+
+
+def test_an_adventure_closed_with_end_game_says_so_and_not_what_came_next(page, table, artifacts):
+    players = [{"name": n} for n in ("Anna", "Ben", "Cleo", "Dmitri")]
+    answer = table.command("new_game", {"game": "shattered-chaos", "players": players, "options": {}})
+    assert answer["accepted"], answer
+    accepted(table, {"kind": "place_enemy", "model": 21})
+    closed = table.command("end_game")
+    assert closed["accepted"], closed
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, int(closed["seq"]))
+    page.wait_for_selector(".sc-round .sc-next", timeout=TIMEOUT_MS)
+    assert (
+        page.locator(".sc-round .sc-next").first.inner_text() == "The adventure was closed here with End game"
+    )
+    assert (
+        "Gremlin 21" in page.locator(".sc-enemies, .sc-box-panel").first.inner_text()
+    )  # the board as it stood
+    assert page.locator(".sc-last").inner_text() == "No attack was made"  # no invitation to attack
+    page.screenshot(path=str(artifacts / "shattered-chaos-tv-closed.png"))

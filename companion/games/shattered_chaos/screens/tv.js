@@ -167,7 +167,7 @@
       return box;
     }
     var decision = game.decision;
-    var question = game.question;
+    var question = game.closed ? null : game.question; // a closed game asks nothing
     var enemyActing = game.phase === "enemies" || game.acting_enemy || game.enemy_attack;
     var title = game.phase === "enemies" ? "Enemy phase" : enemyActing ? "The enemy's reaction" : "Last attack";
     box.appendChild(text("h2", null, title));
@@ -180,7 +180,7 @@
       box.appendChild(text("p", "sc-last", game.last_attack.text));
       box.appendChild(faceChips(game.last_attack.faces));
     } else {
-      box.appendChild(text("p", "sc-muted sc-last", "Attack an enemy from a phone: the odds show before the throw"));
+      box.appendChild(text("p", "sc-muted sc-last", game.closed ? "No attack was made" : "Attack an enemy from a phone: the odds show before the throw"));
     }
     if (question) {
       var chaos = el("div", "sc-candidates");
@@ -244,7 +244,8 @@
     });
     box.appendChild(counter);
     box.appendChild(text("p", "sc-phase", game.phase_title));
-    box.appendChild(text("p", "sc-next", game.next));
+    // A game closed with End game goes no further: what would have come next is not said.
+    box.appendChild(text("p", "sc-next", game.closed ? "The adventure was closed here with End game" : game.next));
     var narrator = (game.narrator || []).filter(function (s) { return s.current; }).map(function (s) { return s.current; });
     if (narrator.length) box.appendChild(text("p", "sc-next sc-narrator", "Narrator cards: " + narrator.join(" · ")));
     var dead = (game.graveyard || []).map(function (g) { return g.name + (g.counts > 1 ? " ×" + g.counts : ""); });
