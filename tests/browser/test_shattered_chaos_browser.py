@@ -184,6 +184,13 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
         '"stalker"',
     ]
     ann.screenshot(path=str(artifacts / "shattered-chaos-phone-final.png"), full_page=True)
+    # The form changed by hand, "Same players again" goes on with the campaign, not adventure 1 afresh.
+    ann.select_option('[data-option="adventure"]', "1")
+    ann.fill('[data-option="campaign"]', "")
+    ann.click("#c-rematch")
+    assert ann.locator('[data-option="adventure"]').input_value() == "2"
+    assert ann.locator('[data-option="campaign"]').input_value() == "adventures: 1W1"
+    assert ann.locator('[data-option="adventurers"] select').nth(2).input_value() == '"raider"'
 
 
 def test_five_adventurers_and_a_reaction_on_the_phone(browser, page, table, artifacts):

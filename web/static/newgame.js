@@ -291,11 +291,14 @@ var TableNewGame = (function () {
     });
   }
 
-  function prefill(setup) {
+  function prefill(setup, gameId) {
     // "Same players again": the form filled with a game's setup, opened and in view; one tap starts it.
+    // The finished game that carries on (a campaign's adventure: carryOn) goes on with its follow_on,
+    // the next adventure and the campaign log, not the same adventure afresh.
+    var next = gameId !== undefined && gameId === carried.game ? carried.options : {};
     $("c-game").value = setup.game;
     renderOptions();
-    setOptions(setup.options || {});
+    setOptions(Object.assign({}, setup.options || {}, next));
     fillPlayers((setup.players || []).map(function (p, i) { return { name: p.name, colour: p.colour || COLOURS[i % COLOURS.length] }; }));
     edited = true;
     fitPlayers();
