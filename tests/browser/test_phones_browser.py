@@ -68,7 +68,7 @@ def test_the_pages_work_under_their_csp_without_a_single_violation(browser, page
 
 def test_a_phone_joins_with_the_code_the_tv_shows(browser, page, table, artifacts):
     page.goto(f"{table.url}/tv")  # the kiosk on the Pi: a browser on this machine may show codes
-    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
+    page.wait_for_function("!!document.body && document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
     context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True)
     newcomer = context.new_page()
     newcomer.goto(f"{table.url}/control")

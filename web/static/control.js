@@ -125,8 +125,11 @@ var TableControl = (function () {
       if (forSeat === null || forSeat === undefined) return true;
       return mine === null ? !heldByAPhone(forSeat) : forSeat === mine;
     },
-    mayRoll: function (forSeat) {
+    // A throw for the table (roll.anyone: an enemy's dice in a co-operative game) is any phone's
+    // (a player's own phone's only where players enter their own dice).
+    mayRoll: function (forSeat, roll) {
       var mine = ctx.seat();
+      if (roll && roll.anyone) return mine === null || config.playerRolls !== false;
       if (mine === null) return config.playerRolls === false || !heldByAPhone(forSeat);
       return config.playerRolls !== false && forSeat === mine;
     },
@@ -191,11 +194,13 @@ var TableControl = (function () {
   function renderRolls(prompt) {
     var box = clear($("c-rolls"));
     if (!prompt || !prompt.roll) return;
-    (prompt.players || []).forEach(function (seat) {
-      if (!ctx.mayRoll(seat)) { box.appendChild(waitingFor(seat, "roll")); return; }
+    var roll = prompt.roll;
+    // A throw for the table (roll.anyone: an enemy's dice in a co-operative game) is entered once, by any phone.
+    (roll.anyone ? (prompt.players || []).slice(0, 1) : prompt.players || []).forEach(function (seat) {
+      if (!ctx.mayRoll(seat, roll)) { box.appendChild(waitingFor(seat, "roll")); return; }
       var row = el("div", "rollrow");
-      row.appendChild(el("h3", null, playerName(seat) + " rolled"));
-      row.appendChild(TableDice.entry(ctx, seat, prompt.roll));
+      row.appendChild(el("h3", null, roll.anyone ? "The table rolled" : playerName(seat) + " rolled"));
+      row.appendChild(TableDice.entry(ctx, seat, roll));
       box.appendChild(row);
     });
   }
@@ -231,10 +236,11 @@ var TableControl = (function () {
     var names = winners.map(playerName);
     if (!result.final) box.appendChild(el("h2", null, "Scores when the game was closed"));
     else box.appendChild(el("h2", null, result.outcome || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
-    var list = el("ol", "result-list");
+    if (result.final) (result.summary || []).forEach(function (line) { box.appendChild(el("p", "result-summary", line)); });
+    var list = el(result.cooperative ? "ul" : "ol", "result-list"); // a co-operative party: nobody ranked
     var colours = {};
     players().forEach(function (p) { colours[p.seat] = p.colour; });
-    (result.standings || []).slice().sort(function (a, b) { return a.rank - b.rank || a.seat - b.seat; }).forEach(function (standing) {
+    (result.standings || []).slice().sort(function (a, b) { return result.cooperative ? a.seat - b.seat : a.rank - b.rank || a.seat - b.seat; }).forEach(function (standing) {
       var item = el("li", winners.indexOf(standing.seat) >= 0 ? "result-winner" : null);
       item.style.setProperty("--player", colours[standing.seat] || "#888");
       item.appendChild(el("strong", "result-name", standing.name));
