@@ -229,6 +229,8 @@ def test_a_chief_enters_his_draws_on_his_phone_from_the_chips_grouped_as_they_lo
     wait_for_seq(thar, seq)
     thar.select_option("#c-seat", "0")
     thar.wait_for_selector("#ow-draw", timeout=TIMEOUT_MS)
+    # The picker's groups come with the game's chips, fetched once (the page redraws when they arrive).
+    thar.wait_for_selector(".ow-draw-group", timeout=TIMEOUT_MS)
     groups = thar.locator(".ow-draw-group").all_inner_texts()
     assert groups[:2] == ["Leaders (authority)", "Troops (power)"]
     red_orcs = thar.locator(".ow-grid button", has_text="Red Orcs 2")
