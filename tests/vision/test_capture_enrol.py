@@ -15,7 +15,7 @@ from companion.cli.vision import enrol_from_camera
 from companion.games import find_bundle
 from companion.settings import references_path
 from vision.camera_table import RenderedSource, RenderedTable
-from vision.recognize import Recognizer
+from vision.slots import SlotReader
 from vision.references import ReferenceSet
 from vision.service import CameraService
 from vision.synth import card_faces
@@ -118,7 +118,7 @@ def test_cards_laid_on_the_mat_one_by_one_are_enrolled_and_then_recognised(tmp_p
     table.place("p1-line1", IDS[2])
     table.place("p0-line2", IDS[0])
     camera = CameraService(
-        source, layout, Recognizer(references), WatcherSettings(1, 1), on_observation=print
+        source, layout, SlotReader(layout, references), WatcherSettings(1, 1), on_observation=print
     )
     seen = camera.step(source.read())
     assert sorted((o.zone, o.card) for o in seen) == [

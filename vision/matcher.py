@@ -1,0 +1,233 @@
+"""Which enrolled card a patch of face is: the whole face, a part of it, or a part nobody said is hidden.
+
+A patch is the raw opponent colours of a face's cells (``vision.identify``). ``Matcher`` compares it
+with every enrolled face, upright and turned, in three ways:
+
+* ``whole``: every cell seen; one matrix product for many patches (the common case);
+* ``seen``: only the cells known to be visible (the rest outside the frame, under a card lying over
+  it, washed out by glare): both sides are normalised over those cells alone and the enrolled faces'
+  mean over them taken out, so what is hidden changes nothing of what is compared;
+* ``robust``: something nobody located lies over the card (a hand, a token): for each of the few
+  best candidates, the cells that disagree with it most are set aside, as long as they form one
+  patch (a hand is one shape; a wrong card disagrees all over), and every enrolled face is scored
+  again on the rest. A card is named only when it is still the best there, by the same margin.
+
+A match is named only when its score and its lead over the best other card clear the thresholds
+(``MatchSettings``); what is less sure is nothing, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import identify
+from vision.references import ReferenceSet
+
+CENTRE_FROM = 8
+"""Enrolled faces needed before their mean face is taken out of every comparison."""
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    min_score: float = 0.6
+    """Least correlation with the named card's face."""
+    min_margin: float = 0.25
+    """Least lead of the named card over the best other card."""
+    min_seen: float = 0.3
+    """Least share of the face's cells that must be visible to name it from a part."""
+    seen_margin_slope: float = 0.15
+    """A part is less evidence than a whole face: the margin needed grows by this for every cell
+    hidden (a card half covered needs 0.25 + 0.075)."""
+    robust_candidates: int = 4
+    """How many of the best whole-face candidates are each tried with their worst cells set aside."""
+    robust_hide: float = 0.45
+    """At most this share of the cells is set aside as covered."""
+    robust_min_score: float = 0.7
+    robust_min_margin: float = 0.3
+    robust_blob: float = 0.75
+    """The cells set aside must lie together: the largest connected patch of them holds this share."""
+
+
+@dataclass(frozen=True)
+class Match:
+    index: int
+    """The enrolled face's row; -1 when nothing could be compared."""
+    score: float
+    margin: float
+    turn: int
+    """0: the face as sampled, 1: turned by 180°."""
+    seen: float = 1.0
+    """The share of the face's cells compared."""
+    how: str = "whole"
+
+    @staticmethod
+    def none(how: str = "whole") -> Match:
+        return Match(-1, 0.0, 0.0, 0, 0.0, how)
+
+
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
+class Matcher:
+    def __init__(self, references: ReferenceSet, settings: MatchSettings | None = None) -> None:
+        self.references = references
+        self.settings = settings or MatchSettings()
+        self._patches = references.patches  # (N, cells, 3)
+        descriptors = references.descriptors
+        self._centred = len(descriptors) >= CENTRE_FROM
+        self._mean = descriptors.mean(axis=0) if self._centred else np.zeros_like(descriptors[0])
+        self._matrix = unit_rows(descriptors - self._mean)
+
+    def __len__(self) -> int:
+        return len(self.references)
+
+    # ----------------------------------------------------------------------------- comparisons
+
+    def scores(self, descriptors: np.ndarray) -> np.ndarray:
+        """(faces, patches) correlation of every enrolled face with unmasked descriptors (P, D)."""
+        return self._matrix @ unit_rows(descriptors - self._mean).T
+
+    def whole(self, patches: np.ndarray) -> list[Match]:
+        """Every cell of each patch (P, cells, 3) seen: the best face, upright or turned."""
+        if len(patches) == 0:
+            return []
+        upright = identify.normalise_all(patches)
+        turned = upright.reshape(len(patches), 3, identify.CHANNEL)[:, :, ::-1].reshape(len(patches), -1)
+        scores = self.scores(np.concatenate([upright, turned]))  # (N, 2P)
+        count = len(patches)
+        turns = (scores[:, count:] > scores[:, :count]).astype(np.int64)  # (N, P)
+        per_face = np.maximum(scores[:, :count], scores[:, count:])
+        if len(per_face) == 1:
+            return [
+                Match(0, float(v), float(v), int(t), 1.0) for v, t in zip(per_face[0], turns[0], strict=True)
+            ]
+        top_two = np.argpartition(per_face, -2, axis=0)[-2:]  # (2, P)
+        values = np.take_along_axis(per_face, top_two, axis=0)
+        first = np.where(values[1] >= values[0], top_two[1], top_two[0])
+        best = np.maximum(values[0], values[1])
+        margin = best - np.minimum(values[0], values[1])
+        turn = turns[first, np.arange(count)]
+        return [
+            Match(int(i), float(v), float(m), int(t))
+            for i, v, m, t in zip(first.tolist(), best.tolist(), margin.tolist(), turn.tolist(), strict=True)
+        ]
+
+    def seen(self, patch: np.ndarray, visible: np.ndarray, how: str = "seen") -> Match:
+        """The patch (cells, 3) compared over its visible cells only (weights 0..1 per cell)."""
+        share = float(np.mean(visible > 0.5))
+        if share < self.settings.min_seen:
+            return Match.none(how)
+        both = np.stack(
+            [self._masked_scores(patch, visible), self._masked_scores(patch[::-1], visible[::-1])], axis=-1
+        )
+        return _best(both, how, share)
+
+    def _masked_scores(self, patch: np.ndarray, visible: np.ndarray) -> np.ndarray:
+        """(N,) scores of every enrolled face against ``patch``, both normalised over ``visible``."""
+        references = identify.normalise_visible(
+            self._patches, np.broadcast_to(visible, self._patches.shape[:2])
+        )
+        observed = identify.normalise_visible(patch[None], visible[None])[0]
+        mean = references.mean(axis=0) if self._centred else np.zeros_like(observed)
+        return unit_rows(references - mean) @ unit_rows(observed - mean)
+
+    def robust(self, patch: np.ndarray, visible: np.ndarray, candidates: list[tuple[int, int]]) -> Match:
+        """The patch with an unknown part covered: for each (face, turn) candidate, its worst cells set
+        aside (a single patch of them at most ``robust_hide``), every face scored on the rest; the
+        candidate still best there by the most wins."""
+        best = Match.none("robust")
+        for index, turn in candidates:
+            observed = patch[::-1] if turn else patch
+            seen = visible[::-1] if turn else visible
+            keep = self._inliers(observed, seen, index)
+            if keep is None:
+                continue
+            mask = seen * keep
+            match = self.seen(observed, mask, "robust")
+            if match.index != index or match.turn != 0:
+                continue
+            match = Match(index, match.score, match.margin, turn, match.seen, "robust")
+            if match.margin > best.margin:
+                best = match
+        return best
+
+    def _inliers(self, observed: np.ndarray, visible: np.ndarray, index: int) -> np.ndarray | None:
+        """1 for the cells that agree with face ``index`` (the rest: a single patch of the worst at
+        most ``robust_hide`` of them); None when the disagreement is scattered (not one thing over it)."""
+        settings = self.settings
+        keep = (visible > 0.5).astype(np.float32)
+        for _ in range(2):
+            pair = np.stack([observed, self._patches[index]])
+            described = identify.normalise_visible(pair, np.stack([keep, keep]))
+            ours, theirs = described.reshape(2, 3, identify.CHANNEL)
+            alpha = float((ours * theirs).sum()) / max(float((theirs * theirs).sum()), 1e-12)
+            residual = ((ours - alpha * theirs) ** 2).sum(axis=0)
+            residual[visible <= 0.5] = -1
+            seen = int((visible > 0.5).sum())
+            worst = np.argsort(residual)[::-1][: int(settings.robust_hide * seen)]
+            typical = float(np.median(residual[visible > 0.5]))
+            outliers = np.zeros(identify.CHANNEL, bool)
+            outliers[worst[residual[worst] > 4 * typical]] = True
+            keep = ((visible > 0.5) & ~outliers).astype(np.float32)
+        hidden = int(outliers.sum())
+        if hidden == 0:
+            return keep
+        grid = outliers.reshape(identify.PATCH[1], identify.PATCH[0]).astype(np.uint8)
+        grid = cv2.morphologyEx(grid, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        count, labels = cv2.connectedComponents(grid, connectivity=8)
+        if count <= 1:
+            return keep
+        largest = max(int(((labels == label) & (grid > 0)).sum()) for label in range(1, count))
+        if largest < settings.robust_blob * int(grid.sum()):
+            return None
+        return keep
+
+    def ranked(self, patch: np.ndarray, count: int) -> list[tuple[int, float, int]]:
+        """The ``count`` best faces for a whole patch: (index, score, turn), best first."""
+        upright = identify.normalise(patch)
+        turned = identify.upside_down(upright)
+        scores = self.scores(np.stack([upright, turned]))  # (N, 2)
+        turns = scores.argmax(axis=1)
+        best = scores.max(axis=1)
+        order = np.argsort(best)[::-1][:count]
+        return [(int(i), float(best[i]), int(turns[i])) for i in order]
+
+    # -------------------------------------------------------------------------------- decisions
+
+    def sure(self, match: Match) -> bool:
+        """Whether a match is sure enough to name its card."""
+        s = self.settings
+        if match.index < 0:
+            return False
+        if match.how == "robust":
+            return (
+                match.seen >= 1 - s.robust_hide - 1e-6
+                and match.score >= s.robust_min_score
+                and match.margin >= s.robust_min_margin
+            )
+        margin = s.min_margin + s.seen_margin_slope * (1 - match.seen)
+        return match.seen >= s.min_seen and match.score >= s.min_score and match.margin >= margin
+
+    def confidence(self, match: Match) -> float:
+        s = self.settings
+        return round(
+            min(1.0, match.score) * min(1.0, match.margin / (2 * s.min_margin)) * min(1.0, match.seen + 0.3),
+            4,
+        )
+
+
+def _best(both: np.ndarray, how: str, seen: float) -> Match:
+    """The best face of (N, 2 turns) scores, and its lead over the best other face."""
+    per_face = both.max(axis=1)
+    turns = both.argmax(axis=1)
+    if len(per_face) == 1:
+        return Match(0, float(per_face[0]), float(per_face[0]), int(turns[0]), seen, how)
+    top_two = np.argpartition(per_face, -2)[-2:]
+    first, second = (top_two[1], top_two[0]) if per_face[top_two[1]] >= per_face[top_two[0]] else top_two
+    score = float(per_face[first])
+    return Match(int(first), score, score - float(per_face[second]), int(turns[first]), seen, how)
