@@ -15,9 +15,9 @@ from companion.cli.vision import enrol_from_camera
 from companion.games import find_bundle
 from companion.settings import references_path
 from vision.camera_table import RenderedSource, RenderedTable
-from vision.slots import SlotReader
 from vision.references import ReferenceSet
 from vision.service import CameraService
+from vision.slots import SlotReader
 from vision.synth import card_faces
 from vision.watcher import WatcherSettings
 from vision.zones import load_layout
