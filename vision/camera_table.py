@@ -57,6 +57,8 @@ class RenderedTable:
         chain: CameraChain | None = None,
         supersample: int = 2,
         jitter: tuple[float, float] = (1.5, 2.0),
+        aim: tuple[float, float] = (0.0, 0.0),
+        zoom: float = 1.0,
     ) -> None:
         self.layout = layout
         self._rng = rng
@@ -69,7 +71,7 @@ class RenderedTable:
         self._supersample = supersample
         self._jitter = jitter
         """How far off its outline a card is laid (mm) and how much it is turned (degrees), at most."""
-        self.to_frame, self.size = camera_homography(layout, resolution, tilt, rng)
+        self.to_frame, self.size = camera_homography(layout, resolution, tilt, rng, aim, zoom)
         """Mat millimetres → frame pixels (before the lens's distortion), and the frame's (width, height)."""
         self.px_per_mm = float(np.sqrt(abs(np.linalg.det(self.to_frame[:2, :2]))) / abs(self.to_frame[2, 2]))
         card_px = self.px_per_mm * supersample * layout.card_mm[0]
@@ -253,21 +255,28 @@ def fitted(face: np.ndarray, width: float) -> np.ndarray:
 
 
 def camera_homography(
-    layout: MatLayout, resolution: tuple[int, int], tilt: float, rng: random.Random
+    layout: MatLayout,
+    resolution: tuple[int, int],
+    tilt: float,
+    rng: random.Random,
+    aim: tuple[float, float] = (0.0, 0.0),
+    zoom: float = 1.0,
 ) -> tuple[np.ndarray, tuple[int, int]]:
     """Where a camera above one end of the table puts the mat: its long side across the frame (the
     camera is turned to the table's length), filling the frame but for a margin of table, the far
-    end squeezed by ``tilt``."""
+    end squeezed by ``tilt``. ``aim`` moves the mat across the frame (shares of the frame's width and
+    height) and ``zoom`` enlarges it: a camera aimed or hung so that part of the mat is out of view."""
     width, height = resolution
     long_mm, short_mm = max(layout.width_mm, layout.height_mm), min(layout.width_mm, layout.height_mm)
-    scale = min(width / (long_mm * (1 + 2 * MARGIN)), height / (short_mm * (1 + 2 * MARGIN)))
-    mx, my = (width - long_mm * scale) / 2, (height - short_mm * scale) / 2
+    scale = zoom * min(width / (long_mm * (1 + 2 * MARGIN)), height / (short_mm * (1 + 2 * MARGIN)))
+    mx, my = (width - long_mm * scale) / 2 + aim[0] * width, (height - short_mm * scale) / 2 + aim[1] * height
     squeeze = tilt * short_mm * scale
     # Mat corners (TL, TR, BR, BL in mat mm) → frame: a portrait mat lies on its side.
     w, h = layout.width_mm, layout.height_mm
     mat = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    far, near = (mx + rng.uniform(0, squeeze), my), (width - mx, my + rng.uniform(0, squeeze))
-    frame = np.float32([far, near, (width - mx, height - my), (mx, height - my)])
+    right, bottom = mx + long_mm * scale, my + short_mm * scale
+    far, near = (mx + rng.uniform(0, squeeze), my), (right, my + rng.uniform(0, squeeze))
+    frame = np.float32([far, near, (right, bottom), (mx, bottom)])
     if layout.height_mm > layout.width_mm:  # portrait mat: its top edge runs down the frame's left
         frame = np.float32([frame[3], frame[0], frame[1], frame[2]])
     return cv2.getPerspectiveTransform(mat, frame), (width, height)

@@ -129,6 +129,24 @@ def normalise_visible(channels: np.ndarray, visible: np.ndarray) -> np.ndarray:
     return (joined / np.maximum(total, 1e-12)).astype(np.float32)
 
 
+def normalise_shared(channels: np.ndarray, visible: np.ndarray) -> np.ndarray:
+    """``normalise_visible`` of many patches (patches, cells, 3) under one visibility (cells,): the
+    plane's projection is built once for all (every enrolled face compared over one card's part)."""
+    weights = visible.astype(np.float32)
+    basis = _PLANE_COLUMNS
+    weighted = basis * weights[:, None]  # (cells, 3)
+    normal = weighted.T @ basis + np.eye(3, dtype=np.float32) * 1e-6
+    projector = np.linalg.solve(normal, weighted.T)  # (3, cells)
+    coefficients = projector @ channels  # (patches, 3 basis, 3 channels)
+    flat = (channels - basis @ coefficients) * weights[None, :, None]
+    seen = max(float(weights.sum()), 1.0)
+    norms = np.sqrt((flat * flat).sum(axis=1))  # (patches, 3)
+    scale = np.where(norms > 1e-3 * seen, WEIGHTS / np.maximum(norms, 1e-12), 0)
+    joined = (flat * scale[:, None, :]).transpose(0, 2, 1).reshape(len(channels), -1)
+    total = np.sqrt((joined * joined).sum(axis=1, keepdims=True))
+    return (joined / np.maximum(total, 1e-12)).astype(np.float32)
+
+
 def _plane_columns() -> np.ndarray:
     width, height = PATCH
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)

@@ -26,15 +26,6 @@ import numpy as np
 
 NOMINAL_HFOV = 70.0
 """Horizontal field of view assumed before calibration, in degrees (a 1080p webcam's is 65-78°)."""
-MAT_FLAGS = (
-    cv2.CALIB_USE_INTRINSIC_GUESS
-    | cv2.CALIB_FIX_PRINCIPAL_POINT
-    | cv2.CALIB_FIX_ASPECT_RATIO
-    | cv2.CALIB_ZERO_TANGENT_DIST
-    | cv2.CALIB_FIX_K3
-)
-"""From one flat mat seen from above only the radial terms are well defined (k1, k2) and the focal
-length; the rest is fixed to a sound camera's (centred, square pixels, no tangential term)."""
 
 
 class LensError(ValueError):
@@ -137,19 +128,53 @@ def from_mat(
     views: Sequence[tuple[np.ndarray, np.ndarray]], size: tuple[int, int], radial_terms: int = 1
 ) -> Lens:
     """The lens from views of the flat mat: each view is (frame points N×2, mat millimetres N×2) of
-    the markers' corners read in it. ``radial_terms`` 1 fits k1 (one view of ten markers), 2 also k2
-    (several views, or a checkerboard). LensError when there is too little to fit."""
-    objects, images = [], []
-    for image_points, mat_points in views:
-        image_points = np.asarray(image_points, np.float32).reshape(-1, 2)
-        mat_points = np.asarray(mat_points, np.float32).reshape(-1, 2)
-        if len(image_points) >= 12:
-            objects.append(np.hstack([mat_points, np.zeros((len(mat_points), 1), np.float32)]))
-            images.append(image_points.reshape(-1, 1, 2))
-    if not objects:
-        raise LensError("a lens calibration needs at least three markers in view")
-    flags = MAT_FLAGS | (0 if radial_terms >= 2 else cv2.CALIB_FIX_K2)
-    return _calibrate(objects, images, size, flags, "mat")
+    the markers' corners read in it. LensError when there is too little to fit.
+
+    A flat mat seen from above pins down how the lens bends, but hardly its focal length (a nearer
+    camera with a longer lens sees the same), so the model is the frame's own: radial distortion
+    about the frame's centre, the radius counted in half-diagonals. k1 (and k2 with
+    ``radial_terms`` 2) is the one whose undistorted corners lie best on each view's homography:
+    a search over k1 then a finer one, with no pose or focal length to go astray."""
+    usable = [
+        (np.asarray(image, np.float64).reshape(-1, 2), np.asarray(mat, np.float64).reshape(-1, 2))
+        for image, mat in views
+        if len(np.asarray(image).reshape(-1, 2)) >= 16
+    ]
+    if not usable:
+        raise LensError("a lens calibration needs at least four markers in view")
+    width, height = size
+    half = math.hypot(width / 2, height / 2)
+    matrix = np.array([[half, 0, (width - 1) / 2], [0, half, (height - 1) / 2], [0, 0, 1]], np.float64)
+
+    def lens(k1: float, k2: float = 0.0) -> Lens:
+        return Lens(tuple(size), matrix, np.float64([k1, k2, 0, 0, 0]), 0.0, "mat")  # type: ignore[arg-type]
+
+    def error(candidate: Lens) -> float:
+        total, count = 0.0, 0
+        for image, mat in usable:
+            ideal = candidate.undistort(image)
+            to_mat, _ = cv2.findHomography(ideal, mat, 0)
+            if to_mat is None:
+                return math.inf
+            back = cv2.perspectiveTransform(mat.reshape(-1, 1, 2), np.linalg.inv(to_mat)).reshape(-1, 2)
+            placed = candidate.distort(back)
+            total += float(np.sum((placed - image) ** 2))
+            count += len(image)
+        return math.sqrt(total / count)
+
+    best_k1 = min(np.linspace(-0.4, 0.2, 25), key=lambda k: error(lens(float(k))))
+    step = 0.025
+    for _ in range(4):  # finer each time, around the best so far
+        best_k1 = min(np.linspace(best_k1 - step, best_k1 + step, 11), key=lambda k: error(lens(float(k))))
+        step /= 5
+    best = lens(float(best_k1))
+    if radial_terms >= 2:
+        k2 = min(np.linspace(-0.3, 0.3, 31), key=lambda k: error(lens(float(best_k1), float(k))))
+        best = lens(float(best_k1), float(k2))
+    rms = error(best)
+    if not math.isfinite(rms):
+        raise LensError("the lens could not be fitted (the markers give no homography)")
+    return Lens(best.size, best.matrix, best.distortion, rms, "mat")
 
 
 def from_checkerboard(

@@ -17,7 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.lens import Lens
+from vision.lens import Lens, LensError
+from vision.lens import from_mat as lens_from_mat
 from vision.zones import MatLayout, Rect
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,12 @@ ZONE_GREY, SLOT_GREY = 205, 215
 """Grey levels of the printed outlines (255 is the paper)."""
 MIN_MARKERS = 2
 """Markers needed for a homography: one gives four corners but too small a base to be accurate."""
+LENS_RESIDUAL_PX = 0.9
+"""Markers further than this (RMS, pixels) from one homography mean a lens that bends: it is measured."""
+LENS_MARKERS = 6
+"""Markers needed in view to measure the lens from the mat."""
+EDGE_PX = 2
+"""A marker with a corner this close to the frame's edge is cut by it, and left out."""
 
 
 def aruco_dictionary(layout: MatLayout) -> cv2.aruco.Dictionary:
@@ -202,11 +209,16 @@ class MatView:
 
 
 class MatFinder:
-    """Finds the mat's markers in frames (built once per layout; the detector is reused)."""
+    """Finds the mat's markers in frames (built once per layout; the detector is reused).
 
-    def __init__(self, layout: MatLayout, lens: Lens | None = None) -> None:
+    Without a lens calibration, a view whose markers do not sit on one homography (a cheap lens's
+    barrel bends them by more than ``LENS_RESIDUAL_PX``) has the lens measured from its markers, once
+    (``measure_lens``): every later view is read through it."""
+
+    def __init__(self, layout: MatLayout, lens: Lens | None = None, measure_lens: bool = True) -> None:
         self._layout = layout
         self.lens = lens
+        self._measure = measure_lens and lens is None
         self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(layout), detector_parameters())
         self._known = {marker.id: marker.corners() for marker in layout.markers}
 
@@ -217,27 +229,114 @@ class MatFinder:
         if ids is None:
             return None
         image_points, mat_points = [], []
+        height, width = grey.shape[:2]
         for found, marker_id in zip(corners, ids.ravel(), strict=True):
             known = self._known.get(int(marker_id))
-            if known is not None:  # a marker of another mat (or a stray one) is not ours
-                image_points.extend(found.reshape(4, 2))
-                mat_points.extend(known)
-        count = len(image_points) // 4
-        if count < MIN_MARKERS:
+            quad = found.reshape(4, 2)
+            if known is None:  # a marker of another mat (or a stray one) is not ours
+                continue
+            if quad.min() < EDGE_PX or (quad[:, 0] > width - 1 - EDGE_PX).any() or (quad[:, 1] > height - 1 - EDGE_PX).any():
+                continue  # cut by the frame's edge: its corners are where the frame ends, not the marker
+            refined = refine_marker(grey, quad)
+            image_points.extend(refined if refined is not None else quad)
+            mat_points.extend(known)
+        if len(image_points) // 4 < MIN_MARKERS:
             return None
-        read = np.float64(image_points)
-        known_mm = np.float64(mat_points)
-        lens = self.lens.for_size((grey.shape[1], grey.shape[0])) if self.lens is not None else None
+        read, known_mm = np.float64(image_points), np.float64(mat_points)
+        size = (grey.shape[1], grey.shape[0])
+        view = self._fit(read, known_mm, self.lens.for_size(size) if self.lens is not None else None)
+        if view is not None and self._measure and view.residual_px > LENS_RESIDUAL_PX and view.markers >= LENS_MARKERS:
+            self._measure = False  # a camera keeps its lens: measured once
+            view = self._with_measured_lens(view, read, known_mm, size)
+        return view
+
+    def _fit(self, read: np.ndarray, known_mm: np.ndarray, lens: Lens | None) -> MatView | None:
         ideal = lens.undistort(read) if lens is not None else read
         to_mat, _ = cv2.findHomography(
             ideal.astype(np.float32), known_mm.astype(np.float32), cv2.RANSAC, ransacReprojThreshold=4.0
         )
         if to_mat is None:
             return None
-        view = MatView(to_mat, count, lens, read.astype(np.float32), known_mm.astype(np.float32))
+        view = MatView(to_mat, len(read) // 4, lens, read.astype(np.float32), known_mm.astype(np.float32))
         placed = view.frame_points(known_mm)
         residual = float(np.sqrt(np.mean(np.sum((placed - read) ** 2, axis=1))))
-        return MatView(to_mat, count, lens, view.corners, view.known, residual)
+        return MatView(to_mat, view.markers, lens, view.corners, view.known, residual)
+
+    def _with_measured_lens(
+        self, view: MatView, read: np.ndarray, known_mm: np.ndarray, size: tuple[int, int]
+    ) -> MatView:
+        try:
+            lens = lens_from_mat([(read, known_mm)], size)
+        except LensError as exc:
+            log.warning("the lens could not be measured from the mat (%s)", exc)
+            return view
+        again = self._fit(read, known_mm, lens)
+        if again is None or again.residual_px >= view.residual_px * 0.8:
+            log.info("the lens measured from the mat did not help (%.2f px); read without it", view.residual_px)
+            return view
+        self.lens = lens
+        log.info(
+            "lens measured from the mat (k1 %.3f): its markers now lie within %.2f px of the mat (were %.2f px)",
+            float(lens.distortion[0]),
+            again.residual_px,
+            view.residual_px,
+        )
+        return again
+
+
+def refine_marker(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """A marker's corners to a tenth of a pixel: each side of its black square is found across a
+    dozen profiles (where the light crosses halfway from the black inside to the paper outside), a
+    line is fitted to each side and the lines are intersected. The corners of an homography that
+    reaches across the whole mat from a few markers must be that exact. None when a side is not
+    clearly there (the detector's corners are kept)."""
+    quad = quad.astype(np.float64)
+    centre = quad.mean(axis=0)
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    reach = max(2.0, side / 8)
+    offsets = np.arange(-reach, reach + 1e-6, 0.25)
+    along = np.linspace(0.2, 0.8, 12)
+    lines = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        direction = (b - a) / max(np.linalg.norm(b - a), 1e-9)
+        normal = np.array([direction[1], -direction[0]])
+        if np.dot((a + b) / 2 - centre, normal) < 0:
+            normal = -normal  # pointing out of the marker
+        points = a[None, None] + (b - a)[None, None] * along[:, None, None] + normal * offsets[None, :, None]
+        values = cv2.remap(
+            grey, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32), cv2.INTER_LINEAR
+        ).astype(np.float64)
+        dark, light = values[:, :3].mean(axis=1), values[:, -3:].mean(axis=1)
+        ok = light - dark > 30
+        half = (dark + light) / 2
+        found = []
+        for row in np.flatnonzero(ok):
+            crossing = np.flatnonzero((values[row, :-1] < half[row]) & (values[row, 1:] >= half[row]))
+            if len(crossing) == 0:
+                continue
+            i = crossing[np.argmin(np.abs(offsets[crossing]))]
+            t = (half[row] - values[row, i]) / max(values[row, i + 1] - values[row, i], 1e-9)
+            offset = offsets[i] + t * (offsets[i + 1] - offsets[i])
+            found.append(a + (b - a) * along[row] + normal * offset)
+        if len(found) < 6:
+            return None
+        pts = np.array(found)
+        mean = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - mean)
+        lines.append((mean, vt[0]))
+    corners = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+        matrix = np.array([d1, -d2]).T
+        if abs(np.linalg.det(matrix)) < 1e-6:
+            return None
+        t = np.linalg.solve(matrix, p2 - p1)
+        corners.append(p1 + t[0] * d1)
+    refined = np.array(corners, np.float32)
+    if np.abs(refined - quad).max() > reach:
+        return None
+    return refined
 
 
 def detector_parameters() -> cv2.aruco.DetectorParameters:

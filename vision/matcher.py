@@ -43,12 +43,16 @@ class MatchSettings:
     hidden (a card half covered needs 0.25 + 0.075)."""
     robust_candidates: int = 4
     """How many of the best whole-face candidates are each tried with their worst cells set aside."""
-    robust_hide: float = 0.45
-    """At most this share of the cells is set aside as covered."""
+    robust_hide: float = 0.55
+    """At most this share of the face's blocks is set aside as covered."""
+    robust_blocks: tuple[int, int] = (4, 5)
+    """The face's blocks (columns, rows) that are each kept or set aside whole."""
+    robust_block: float = 0.5
+    """A block is kept when it correlates this much with the candidate's."""
+    robust_shapes: int = 2
+    """The blocks set aside lie in at most this many connected shapes (a hand and a token)."""
     robust_min_score: float = 0.7
     robust_min_margin: float = 0.3
-    robust_blob: float = 0.75
-    """The cells set aside must lie together: the largest connected patch of them holds this share."""
 
 
 @dataclass(frozen=True)
@@ -129,26 +133,25 @@ class Matcher:
 
     def _masked_scores(self, patch: np.ndarray, visible: np.ndarray) -> np.ndarray:
         """(N,) scores of every enrolled face against ``patch``, both normalised over ``visible``."""
-        references = identify.normalise_visible(
-            self._patches, np.broadcast_to(visible, self._patches.shape[:2])
-        )
-        observed = identify.normalise_visible(patch[None], visible[None])[0]
+        described = identify.normalise_shared(np.concatenate([self._patches, patch[None]]), visible)
+        references, observed = described[:-1], described[-1]
         mean = references.mean(axis=0) if self._centred else np.zeros_like(observed)
         return unit_rows(references - mean) @ unit_rows(observed - mean)
 
     def robust(self, patch: np.ndarray, visible: np.ndarray, candidates: list[tuple[int, int]]) -> Match:
-        """The patch with an unknown part covered: for each (face, turn) candidate, its worst cells set
-        aside (a single patch of them at most ``robust_hide``), every face scored on the rest; the
-        candidate still best there by the most wins."""
+        """The patch with an unknown part covered: for each (face, turn) candidate, the blocks of the
+        face that do not look like the candidate's are set aside (as long as they lie together: a
+        hand or a token is one shape, a wrong card differs all over), and every enrolled face is
+        scored again on the rest. The candidate still best there wins, with the margins of
+        ``sure``."""
         best = Match.none("robust")
         for index, turn in candidates:
             observed = patch[::-1] if turn else patch
             seen = visible[::-1] if turn else visible
-            keep = self._inliers(observed, seen, index)
+            keep = self._agreeing(observed, seen, index)
             if keep is None:
                 continue
-            mask = seen * keep
-            match = self.seen(observed, mask, "robust")
+            match = self.seen(observed, seen * keep, "robust")
             if match.index != index or match.turn != 0:
                 continue
             match = Match(index, match.score, match.margin, turn, match.seen, "robust")
@@ -156,36 +159,36 @@ class Matcher:
                 best = match
         return best
 
-    def _inliers(self, observed: np.ndarray, visible: np.ndarray, index: int) -> np.ndarray | None:
-        """1 for the cells that agree with face ``index`` (the rest: a single patch of the worst at
-        most ``robust_hide`` of them); None when the disagreement is scattered (not one thing over it)."""
-        settings = self.settings
-        keep = (visible > 0.5).astype(np.float32)
-        for _ in range(2):
-            pair = np.stack([observed, self._patches[index]])
-            described = identify.normalise_visible(pair, np.stack([keep, keep]))
-            ours, theirs = described.reshape(2, 3, identify.CHANNEL)
-            alpha = float((ours * theirs).sum()) / max(float((theirs * theirs).sum()), 1e-12)
-            residual = ((ours - alpha * theirs) ** 2).sum(axis=0)
-            residual[visible <= 0.5] = -1
-            seen = int((visible > 0.5).sum())
-            worst = np.argsort(residual)[::-1][: int(settings.robust_hide * seen)]
-            typical = float(np.median(residual[visible > 0.5]))
-            outliers = np.zeros(identify.CHANNEL, bool)
-            outliers[worst[residual[worst] > 4 * typical]] = True
-            keep = ((visible > 0.5) & ~outliers).astype(np.float32)
-        hidden = int(outliers.sum())
-        if hidden == 0:
-            return keep
-        grid = outliers.reshape(identify.PATCH[1], identify.PATCH[0]).astype(np.uint8)
-        grid = cv2.morphologyEx(grid, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        count, labels = cv2.connectedComponents(grid, connectivity=8)
-        if count <= 1:
-            return keep
-        largest = max(int(((labels == label) & (grid > 0)).sum()) for label in range(1, count))
-        if largest < settings.robust_blob * int(grid.sum()):
+    def _agreeing(self, observed: np.ndarray, visible: np.ndarray, index: int) -> np.ndarray | None:
+        """(cells,) 1 in the blocks of the face where the observation correlates with face ``index``,
+        0 in the others; None when those others do not lie together or leave too little."""
+        s = self.settings
+        shown = (visible > 0.5).astype(np.float32)
+        pair = identify.normalise_shared(np.stack([observed, self._patches[index]]), shown)
+        ours, theirs = pair.reshape(2, 3, identify.PATCH[1], identify.PATCH[0])
+        rows = np.array_split(np.arange(identify.PATCH[1]), s.robust_blocks[1])
+        columns = np.array_split(np.arange(identify.PATCH[0]), s.robust_blocks[0])
+        agree = np.zeros((len(rows), len(columns)), bool)
+        keep = np.zeros((identify.PATCH[1], identify.PATCH[0]), np.float32)
+        for r, ys in enumerate(rows):
+            for c, xs in enumerate(columns):
+                a = ours[:, ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1].reshape(3, -1)
+                b = theirs[:, ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1].reshape(3, -1)
+                a = a - a.mean(axis=1, keepdims=True)
+                b = b - b.mean(axis=1, keepdims=True)
+                na, nb = float(np.sqrt((a * a).sum())), float(np.sqrt((b * b).sum()))
+                if na < 1e-6 or nb < 1e-6:
+                    agree[r, c] = na < 1e-6 and nb < 1e-6  # both flat: the same plain area
+                else:
+                    agree[r, c] = float((a * b).sum()) / (na * nb) >= s.robust_block
+                if agree[r, c]:
+                    keep[ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1] = 1
+        if agree.mean() < 1 - s.robust_hide:
             return None
-        return keep
+        count, _ = cv2.connectedComponents((~agree).astype(np.uint8), connectivity=8)
+        if count - 1 > s.robust_shapes:
+            return None
+        return keep.ravel()
 
     def ranked(self, patch: np.ndarray, count: int) -> list[tuple[int, float, int]]:
         """The ``count`` best faces for a whole patch: (index, score, turn), best first."""

@@ -7,9 +7,8 @@ its zone and feeds the watcher. What settles goes to ``on_observation``
 (``companion.table.Table.observe``, which only enqueues) on the camera's own path into the table;
 ``on_status`` gets the camera's state for the TV's device list.
 
-The lens: a calibration saved by ``companion vision calibrate`` is used when there is one; else,
-when the markers read do not sit on one homography (a cheap lens's barrel bends them by more than
-``LENS_RESIDUAL_PX``), the lens is measured from the mat's markers in that view, once.
+The lens: a calibration saved by ``companion vision calibrate`` is used when there is one; else the
+mat's finder measures it from the markers of the first view that shows a lens bending them.
 
 The camera follows the game being played (``follow``): when another game starts, it reads that
 game's mat (its bundle's ``mat``) and its enrolled faces; a game without them leaves the camera idle,
@@ -30,7 +29,7 @@ import numpy as np
 from companion.observations import CardGone, CardSighted
 from companion.settings import CameraSettings
 from vision.capture import Frame, FrameSource, SourceError, open_source
-from vision.lens import Lens, LensError, from_mat
+from vision.lens import Lens, LensError
 from vision.mat import MatFinder, MatView, play_area
 from vision.watcher import CardWatcher, Sighting, WatcherSettings
 from vision.zones import LayoutError, MatLayout, load_layout
@@ -39,10 +38,6 @@ log = logging.getLogger(__name__)
 
 REFIND_EVERY = 50
 """Frames between two searches for the mat (a camera bumped is found again within seconds)."""
-LENS_RESIDUAL_PX = 0.9
-"""Markers further than this (RMS, pixels) from one homography mean a lens that bends: it is measured."""
-LENS_MARKERS = 6
-"""Markers needed in view to measure the lens from the mat."""
 STATUS_EVERY_S = 2.0
 PROBLEMS = {
     "no mat": "cannot see the mat's markers (is the mat in view, and lit?)",
@@ -139,7 +134,6 @@ class CameraService:
         self._reader = as_reader(recognizer, layout)
         self.lens = lens
         """The camera's lens: saved by ``companion vision calibrate``, or measured from the mat."""
-        self._lens_tried = lens is not None
         self._finder = MatFinder(layout, lens) if layout is not None else None
         self.watcher = CardWatcher(settings)
         self._follow = follow
@@ -228,49 +222,14 @@ class CameraService:
             return None
         if self._view is None or self._since_found >= self._refind_every:
             found = self._finder.find(image)
+            self.lens = self._finder.lens  # measured from the mat on the first view, when it bends
             self._since_found = 0
-            if found is not None and self._needs_lens(found):
-                found = self._measure_lens(found, image)
             if found is not None:
                 self._view = found
             elif self._view is not None:
                 log.debug("mat markers covered: keeping the last view of the mat")
         self._since_found += 1
         return self._view
-
-    def _needs_lens(self, view: MatView) -> bool:
-        return (
-            not self._lens_tried
-            and view.residual_px > LENS_RESIDUAL_PX
-            and view.markers >= LENS_MARKERS
-            and view.corners is not None
-        )
-
-    def _measure_lens(self, view: MatView, image: np.ndarray) -> MatView | None:
-        """The lens measured from the markers of this view (once: a camera does not change its lens),
-        and the mat found again through it."""
-        self._lens_tried = True
-        assert view.corners is not None and view.known is not None and self._finder is not None
-        size = (image.shape[1], image.shape[0])
-        try:
-            lens = from_mat([(view.corners, view.known)], size)
-        except LensError as exc:
-            log.warning("camera: the lens could not be measured from the mat (%s)", exc)
-            return view
-        self._finder.lens = lens
-        again = self._finder.find(image)
-        if again is None or again.residual_px >= view.residual_px:
-            self._finder.lens = None
-            log.info("camera: the lens measured from the mat did not help; read without it")
-            return view
-        self.lens = lens
-        log.info(
-            "camera: lens measured from the mat (k1 %.3f): the markers now lie within %.2f px (were %.2f px)",
-            float(lens.distortion[0]),
-            again.residual_px,
-            view.residual_px,
-        )
-        return again
 
     # ---------------------------------------------------------------------------------- running
 

@@ -47,10 +47,10 @@ WHITE_POINTS = 12
 @dataclass(frozen=True)
 class SlotSettings:
     locate: LocateSettings = field(default_factory=LocateSettings)
-    pile_reach_mm: float = 18.0
+    pile_reach_mm: float = 10.0
     """A pile's top card is looked for this far from its outline (tossed, not laid)."""
-    pile_turns: tuple[float, ...] = (-12.0, 0.0, 12.0)
-    """Degrees a pile's top card is first tried at, before its edges refine it."""
+    pile_turn: float = 18.0
+    """... and turned up to this many degrees either way."""
     match: MatchSettings = field(default_factory=MatchSettings)
     occupied: float = 0.3
     """Share of a place's grid that must be ink for it to hold something."""
@@ -313,16 +313,30 @@ class SlotReader:
         return found
 
     def _locate_pile(self, frame: np.ndarray, view: MatView, index: int, white: np.ndarray) -> Pose:
-        """A pile's top card: tried at a few turns over a wide reach, the pose whose face matches best."""
+        """A pile's top card, tossed on the others: its edges are no guide (the cards beneath stick
+        out from under it), its face is. Poses over the pile's reach and turns are compared by how
+        well their face matches any enrolled card, the best refined on a finer grid around it, then
+        its sides fitted where they show."""
         place = self.places[index]
-        wide = replace(self.settings.locate, reach_mm=self.settings.pile_reach_mm)
-        starts = np.float64([[*place.rect.centre, np.radians(turn)] for turn in self.settings.pile_turns])
-        twice = [index] * len(starts)
-        poses = self._locate(frame, view, twice, starts, white, wide)
-        patches, _ = self._faces(frame, view, poses, twice)
-        matches = self.matcher.whole(patches)
-        best = max(range(len(poses)), key=lambda k: (matches[k].score, matches[k].margin))
-        return Pose.of(poses[best])
+        s = self.settings
+        cx, cy = place.rect.centre
+        reach, turn = s.pile_reach_mm, np.radians(s.pile_turn)
+        best = None
+        for span, angle, count in ((reach, turn, 5), (reach / 4, turn / 4, 3)):
+            centre = (cx, cy, 0.0) if best is None else tuple(best)
+            offsets = np.linspace(-span, span, count)
+            turns = np.linspace(-angle, angle, 2 * count - 3)
+            grid = np.float64(
+                [[centre[0] + dx, centre[1] + dy, centre[2] + t] for dx in offsets for dy in offsets for t in turns]
+            )
+            patches, _ = self._faces(frame, view, grid, [index] * len(grid))
+            matches = self.matcher.whole(patches)
+            scores = np.float64([m.score for m in matches])
+            best = grid[int(scores.argmax())]
+        refined = self._locate(frame, view, [index], best[None], white, replace(s.locate, reach_mm=3.0))
+        patches, _ = self._faces(frame, view, np.stack([best, refined[0]]), [index, index])
+        first, second = self.matcher.whole(patches)
+        return Pose.of(refined[0] if (second.score, second.margin) > (first.score, first.margin) else best)
 
     def _faces(
         self, frame: np.ndarray, view: MatView, poses: np.ndarray, indices: list[int]
