@@ -169,7 +169,7 @@ def distort(image: np.ndarray, k1: float) -> np.ndarray:
         cx + nx * factor * half,
         cy + ny * factor * half,
         cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REFLECT,
+        borderMode=cv2.BORDER_REPLICATE,
     )
 
 

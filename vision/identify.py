@@ -147,6 +147,39 @@ def normalise_shared(channels: np.ndarray, visible: np.ndarray) -> np.ndarray:
     return (joined / np.maximum(total, 1e-12)).astype(np.float32)
 
 
+FINE = (32, 44)
+"""Cells of the fine patch that tells two alike cards apart (their titles, a symbol): twice as fine."""
+
+
+def fine_from_cells(cells: np.ndarray) -> np.ndarray:
+    """A fine descriptor from a (44, 32, 3) BGR patch of a face's inner area (or many: (n, 44, 32,
+    3)): opponent channels, each centred and scaled to unit norm, joined and scaled to unit norm."""
+    many = cells.reshape(-1, FINE[0] * FINE[1], 3).astype(np.float32) @ OPPONENT.T
+    many -= many.mean(axis=1, keepdims=True)
+    norms = np.sqrt((many * many).sum(axis=1, keepdims=True))
+    scaled = np.where(norms > 1e-3, many / np.maximum(norms, 1e-12), 0) * WEIGHTS
+    joined = scaled.transpose(0, 2, 1).reshape(len(many), -1)
+    total = np.sqrt((joined * joined).sum(axis=1, keepdims=True))
+    out = joined / np.maximum(total, 1e-12)
+    return out[0] if cells.ndim == 3 else out
+
+
+def fine_from_face(face: np.ndarray) -> np.ndarray:
+    """The fine descriptor of a clean face (its inner area, the border left out)."""
+    height, width = face.shape[:2]
+    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    low, span = -INNER / (1 - 2 * INNER), 1 / (1 - 2 * INNER)
+    size = (FINE[0] * 4, FINE[1] * 4)
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    target = ((low + unit * span) * np.float32(size)).astype(np.float32)
+    sampled = cv2.warpPerspective(
+        face, cv2.getPerspectiveTransform(corners, target), size, flags=cv2.INTER_AREA
+    )
+    if sampled.ndim == 2:
+        sampled = cv2.cvtColor(sampled, cv2.COLOR_GRAY2BGR)
+    return fine_from_cells(cv2.resize(sampled, FINE, interpolation=cv2.INTER_AREA))
+
+
 def _plane_columns() -> np.ndarray:
     width, height = PATCH
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)

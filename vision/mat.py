@@ -230,12 +230,19 @@ class MatFinder:
             return None
         image_points, mat_points = [], []
         height, width = grey.shape[:2]
+        seen = ids.ravel().tolist()
         for found, marker_id in zip(corners, ids.ravel(), strict=True):
+            if seen.count(int(marker_id)) > 1:
+                continue  # one marker read twice (a reflection, a second mat): neither can be trusted
             known = self._known.get(int(marker_id))
             quad = found.reshape(4, 2)
             if known is None:  # a marker of another mat (or a stray one) is not ours
                 continue
-            if quad.min() < EDGE_PX or (quad[:, 0] > width - 1 - EDGE_PX).any() or (quad[:, 1] > height - 1 - EDGE_PX).any():
+            if (
+                quad.min() < EDGE_PX
+                or (quad[:, 0] > width - 1 - EDGE_PX).any()
+                or (quad[:, 1] > height - 1 - EDGE_PX).any()
+            ):
                 continue  # cut by the frame's edge: its corners are where the frame ends, not the marker
             refined = refine_marker(grey, quad)
             image_points.extend(refined if refined is not None else quad)
@@ -245,7 +252,12 @@ class MatFinder:
         read, known_mm = np.float64(image_points), np.float64(mat_points)
         size = (grey.shape[1], grey.shape[0])
         view = self._fit(read, known_mm, self.lens.for_size(size) if self.lens is not None else None)
-        if view is not None and self._measure and view.residual_px > LENS_RESIDUAL_PX and view.markers >= LENS_MARKERS:
+        if (
+            view is not None
+            and self._measure
+            and view.residual_px > LENS_RESIDUAL_PX
+            and view.markers >= LENS_MARKERS
+        ):
             self._measure = False  # a camera keeps its lens: measured once
             view = self._with_measured_lens(view, read, known_mm, size)
         return view
@@ -272,11 +284,14 @@ class MatFinder:
             return view
         again = self._fit(read, known_mm, lens)
         if again is None or again.residual_px >= view.residual_px * 0.8:
-            log.info("the lens measured from the mat did not help (%.2f px); read without it", view.residual_px)
+            log.info(
+                "the lens measured from the mat did not help (%.2f px); read without it", view.residual_px
+            )
             return view
         self.lens = lens
         log.info(
-            "lens measured from the mat (k1 %.3f): its markers now lie within %.2f px of the mat (were %.2f px)",
+            "lens measured from the mat (k1 %.3f): its markers now lie within %.2f px of the mat "
+            "(were %.2f px)",
             float(lens.distortion[0]),
             again.residual_px,
             view.residual_px,

@@ -53,6 +53,14 @@ class MatchSettings:
     """The blocks set aside lie in at most this many connected shapes (a hand and a token)."""
     robust_min_score: float = 0.7
     robust_min_margin: float = 0.3
+    pair_within: float = 0.25
+    """Cards scoring within this of the best are its rivals when the best does not lead by
+    ``min_margin``: they are told apart on the fine patch, where they differ."""
+    pair_min_score: float = 0.7
+    """The best must score this much on the coarse patch to be told from its rivals."""
+    pair_side: float = 0.3
+    """On the line from a rival's fine patch to the best's, the observation must lie this far past
+    the middle towards the best (0.5: exactly the best's), against every rival."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,21 @@ class Match:
         return Match(-1, 0.0, 0.0, 0, 0.0, how)
 
 
+def _block_starts(blocks: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    rows = np.array_split(np.arange(identify.PATCH[1]), blocks[1])
+    columns = np.array_split(np.arange(identify.PATCH[0]), blocks[0])
+    return np.array([r[0] for r in rows]), np.array([c[0] for c in columns])
+
+
+class _Starts(dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]):
+    def __missing__(self, key: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        self[key] = _block_starts(key)
+        return self[key]
+
+
+_BLOCK_STARTS = _Starts()
+
+
 def unit_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     return matrix / np.maximum(norms, 1e-12)
@@ -86,6 +109,7 @@ class Matcher:
         self._centred = len(descriptors) >= CENTRE_FROM
         self._mean = descriptors.mean(axis=0) if self._centred else np.zeros_like(descriptors[0])
         self._matrix = unit_rows(descriptors - self._mean)
+        self._fine: dict[int, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self.references)
@@ -165,30 +189,73 @@ class Matcher:
         s = self.settings
         shown = (visible > 0.5).astype(np.float32)
         pair = identify.normalise_shared(np.stack([observed, self._patches[index]]), shown)
-        ours, theirs = pair.reshape(2, 3, identify.PATCH[1], identify.PATCH[0])
-        rows = np.array_split(np.arange(identify.PATCH[1]), s.robust_blocks[1])
-        columns = np.array_split(np.arange(identify.PATCH[0]), s.robust_blocks[0])
-        agree = np.zeros((len(rows), len(columns)), bool)
-        keep = np.zeros((identify.PATCH[1], identify.PATCH[0]), np.float32)
-        for r, ys in enumerate(rows):
-            for c, xs in enumerate(columns):
-                a = ours[:, ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1].reshape(3, -1)
-                b = theirs[:, ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1].reshape(3, -1)
-                a = a - a.mean(axis=1, keepdims=True)
-                b = b - b.mean(axis=1, keepdims=True)
-                na, nb = float(np.sqrt((a * a).sum())), float(np.sqrt((b * b).sum()))
-                if na < 1e-6 or nb < 1e-6:
-                    agree[r, c] = na < 1e-6 and nb < 1e-6  # both flat: the same plain area
-                else:
-                    agree[r, c] = float((a * b).sum()) / (na * nb) >= s.robust_block
-                if agree[r, c]:
-                    keep[ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1] = 1
+        grid = pair.reshape(2, 3, identify.PATCH[1], identify.PATCH[0]).astype(np.float64)
+        row_starts, column_starts = _BLOCK_STARTS[s.robust_blocks]
+        a, b = grid[0], grid[1]
+
+        def blocks(values: np.ndarray) -> np.ndarray:  # per-block sums over cells, per channel
+            rows = np.add.reduceat(values, row_starts, axis=1)
+            return np.add.reduceat(rows, column_starts, axis=2)
+
+        count = blocks(np.ones_like(a[:1]))[0]  # cells per block
+        sa, sb = blocks(a), blocks(b)
+        saa, sbb, sab = blocks(a * a), blocks(b * b), blocks(a * b)
+        # Each block's correlation, every channel centred in the block (a block of one plain colour
+        # on both sides is the same plain area: it agrees).
+        caa = (saa - sa * sa / count).sum(axis=0)
+        cbb = (sbb - sb * sb / count).sum(axis=0)
+        cab = (sab - sa * sb / count).sum(axis=0)
+        flat_a, flat_b = caa < 1e-10, cbb < 1e-10
+        with np.errstate(all="ignore"):
+            correlation = cab / np.sqrt(np.maximum(caa * cbb, 1e-20))
+        agree = np.where(flat_a | flat_b, flat_a & flat_b, correlation >= s.robust_block)
         if agree.mean() < 1 - s.robust_hide:
             return None
-        count, _ = cv2.connectedComponents((~agree).astype(np.uint8), connectivity=8)
-        if count - 1 > s.robust_shapes:
+        shapes, _ = cv2.connectedComponents((~agree).astype(np.uint8), connectivity=8)
+        if shapes - 1 > s.robust_shapes:
             return None
-        return keep.ravel()
+        keep = np.repeat(
+            np.repeat(agree, np.diff([*row_starts, identify.PATCH[1]]), axis=0),
+            np.diff([*column_starts, identify.PATCH[0]]),
+            axis=1,
+        )
+        return keep.astype(np.float32).ravel()
+
+    def fine(self, index: int) -> np.ndarray:
+        """The fine descriptor of enrolled face ``index`` (made from its thumbnail when first asked)."""
+        found = self._fine.get(index)
+        if found is None:
+            from vision.references import portrait
+
+            found = self._fine[index] = identify.fine_from_face(portrait(self.references.thumbnails[index]))
+        return found
+
+    def rivals(self, patch: np.ndarray, match: Match) -> list[int]:
+        """The faces scoring within ``pair_within`` of ``match`` on the whole patch (in its turn)."""
+        observed = patch[::-1] if match.turn else patch
+        scores = self.scores(identify.normalise(observed)[None])[:, 0]
+        close = np.flatnonzero(scores >= match.score - self.settings.pair_within)
+        return [int(i) for i in close if int(i) != match.index]
+
+    def pair(self, fine: np.ndarray, best: int, rivals: list[int], match: Match) -> Match:
+        """The best match told from each rival on the fine descriptor ``fine`` of the observation
+        (in the match's turn): where the observation lies on the line from the rival's fine patch
+        to the best's. Named (``how`` "pair") when past ``pair_side`` against every rival."""
+        mine = self.fine(best)
+        nearest = 1.0
+        for rival in rivals:
+            theirs = self.fine(rival)
+            difference = mine - theirs
+            length = float(difference @ difference)
+            if length < 1e-6:
+                return Match.none("pair")  # the same face twice: nothing tells them apart
+            side = float((fine - (mine + theirs) / 2) @ difference) / length
+            nearest = min(nearest, side)
+        if nearest < self.settings.pair_side:
+            return Match.none("pair")
+        return Match(
+            best, match.score, max(match.margin, self.settings.min_margin), match.turn, match.seen, "pair"
+        )
 
     def ranked(self, patch: np.ndarray, count: int) -> list[tuple[int, float, int]]:
         """The ``count`` best faces for a whole patch: (index, score, turn), best first."""
@@ -207,6 +274,8 @@ class Matcher:
         s = self.settings
         if match.index < 0:
             return False
+        if match.how == "pair":
+            return match.score >= s.pair_min_score
         if match.how == "robust":
             return (
                 match.seen >= 1 - s.robust_hide - 1e-6

@@ -123,7 +123,12 @@ def render_mat_scene(
     covers = _occluders(table, sharp, rng, situations, ss, empty)
     frame = chain.apply(sharp, np.random.default_rng(rng.randrange(1 << 30)), ss, table._gain)
     truth = _truth(table, covers, enrolled)
-    held = {"overlap_mm": round(overlap, 2), "k1": chain.k1, "zoom": zoom, "px_per_mm": round(table.px_per_mm, 3)}
+    held = {
+        "overlap_mm": round(overlap, 2),
+        "k1": chain.k1,
+        "zoom": zoom,
+        "px_per_mm": round(table.px_per_mm, 3),
+    }
     return frame, truth, held
 
 
@@ -163,7 +168,9 @@ def _lay(
         rect = zone.slots[0]
         for _ in range(rng.randint(1, 5)):
             cx, cy = rect.centre
-            corners = card_corners((cx + rng.uniform(-8, 8), cy + rng.uniform(-8, 8)), size, rng.uniform(-14, 14))
+            corners = card_corners(
+                (cx + rng.uniform(-8, 8), cy + rng.uniform(-8, 8)), size, rng.uniform(-14, 14)
+            )
             table.place(zone.name, rng.choice(ids), 0, turned=rng.random() < 0.3, corners_mm=corners)
 
 
@@ -221,7 +228,9 @@ def _hand(sharp: np.ndarray, mask: np.ndarray, target: np.ndarray, rng: random.R
     mask |= shape
 
 
-def _token(sharp: np.ndarray, mask: np.ndarray, corners: np.ndarray, rng: random.Random, px_per_mm: float) -> None:
+def _token(
+    sharp: np.ndarray, mask: np.ndarray, corners: np.ndarray, rng: random.Random, px_per_mm: float
+) -> None:
     """A game's token (a cone seen from above, a cube, a disc) somewhere on a card."""
     u, v = rng.uniform(0.15, 0.85), rng.uniform(0.15, 0.85)
     top = corners[0] + (corners[1] - corners[0]) * u
@@ -242,7 +251,9 @@ def _token(sharp: np.ndarray, mask: np.ndarray, corners: np.ndarray, rng: random
     mask |= shape
 
 
-def _glare(sharp: np.ndarray, mask: np.ndarray, corners: np.ndarray, rng: random.Random, px_per_mm: float) -> None:
+def _glare(
+    sharp: np.ndarray, mask: np.ndarray, corners: np.ndarray, rng: random.Random, px_per_mm: float
+) -> None:
     """A lamp's reflection on a glossy card: a soft white blob."""
     u, v = rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)
     top = corners[0] + (corners[1] - corners[0]) * u
@@ -254,7 +265,9 @@ def _glare(sharp: np.ndarray, mask: np.ndarray, corners: np.ndarray, rng: random
     cv2.ellipse(blob, (int(centre[0]), int(centre[1])), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
     blob = cv2.GaussianBlur(blob, (0, 0), max(1.0, axes[1] * 0.4))
     region = blob > 0.02
-    sharp[region] = np.clip(sharp[region] * (1 - blob[region, None]) + 255 * blob[region, None], 0, 255).astype(np.uint8)
+    sharp[region] = np.clip(
+        sharp[region] * (1 - blob[region, None]) + 255 * blob[region, None], 0, 255
+    ).astype(np.uint8)
     mask[blob > 0.5] = 255
 
 
@@ -262,7 +275,7 @@ def _thing(table: RenderedTable, sharp: np.ndarray, rng: random.Random, ss: int)
     """Something on an empty mat that is not a card: a phone, a die, a pencil, a coaster."""
     zone = rng.choice(table.layout.zones)
     rect = zone.slots[rng.randrange(len(zone.slots))]
-    centre = np.float64(rect.centre) + (rng.uniform(-10, 10), rng.uniform(-10, 10))
+    centre = np.asarray(rect.centre, np.float64) + np.array((rng.uniform(-10, 10), rng.uniform(-10, 10)))
     kind = rng.choice(("phone", "die", "pencil", "coaster"))
     size = {"phone": (70, 145), "die": (16, 16), "pencil": (7, 170), "coaster": (90, 90)}[kind]
     corners = table.frame_points(card_corners(tuple(centre), size, rng.uniform(0, 180))) * ss
@@ -279,12 +292,24 @@ def _thing(table: RenderedTable, sharp: np.ndarray, rng: random.Random, ss: int)
 
 
 def _truth(table: RenderedTable, covers: np.ndarray, enrolled: set[str]) -> list[dict[str, Any]]:
-    """One entry per card with any of its face in sight: corners, what covers it, its situations."""
-    width, height = table.size
-    pad = 200
-    canvas = (height + 2 * pad, width + 2 * pad)
     laid = table.cards()
     quads = [table.corners_in_frame(card).astype(np.float32) for card in laid]
+    return truth_entries([(card.card, card.zone) for card in laid], quads, covers, table.size, enrolled)
+
+
+def truth_entries(
+    cards: list[tuple[str, str]],
+    quads: list[np.ndarray],
+    covers: np.ndarray,
+    size: tuple[int, int],
+    enrolled: set[str],
+) -> list[dict[str, Any]]:
+    """One entry per card with any of its face in sight (``cards``: (id, zone) in the order laid,
+    each over the ones before; ``quads`` their corners in the frame; ``covers`` a frame-sized mask
+    of what lies over them): corners, what covers it, its situations."""
+    width, height = size
+    pad = 200
+    canvas = (height + 2 * pad, width + 2 * pad)
     masks = []
     for quad in quads:
         mask = np.zeros(canvas, np.uint8)
@@ -296,7 +321,7 @@ def _truth(table: RenderedTable, covers: np.ndarray, enrolled: set[str]) -> list
     cover[pad : pad + height, pad : pad + width] = (covers > 64).astype(np.uint8) * 255
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * CROWDED_PX) + 1, int(2 * CROWDED_PX) + 1))
     truth = []
-    for index, card in enumerate(laid):
+    for index, (card, zone) in enumerate(cards):
         own = masks[index]
         area = max(1, cv2.countNonZero(own))
         above = np.zeros(canvas, np.uint8)
@@ -321,14 +346,14 @@ def _truth(table: RenderedTable, covers: np.ndarray, enrolled: set[str]) -> list
             situations.append("occluded")
         truth.append(
             {
-                "card": card.card,
+                "card": card,
                 "corners": quads[index].round(1).tolist(),
                 "occluded": covered > 0.005,
                 "covered": round(covered, 3),
                 "visible": round(share, 3),
                 "situations": situations,
-                "enrolled": card.card in enrolled,
-                "zone": card.zone,
+                "enrolled": card in enrolled,
+                "zone": zone,
             }
         )
     return truth
@@ -388,4 +413,3 @@ def scene_layout(scenedir: Path, scene: str) -> MatLayout | None:
     if info.get("overlap_mm"):
         data = overlapping(data, float(info["overlap_mm"]))
     return build_layout(data, int(description["players"]))
-

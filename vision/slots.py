@@ -60,6 +60,20 @@ class SlotSettings:
     """A grid point moved when it changed by this many levels, or 5 times the frame's noise if more."""
     moved_share: float = 0.05
     """A place is read again when this share of its grid moved."""
+    robust_from: float = 0.25
+    """A face whose best whole match scores under this is nothing like any card (an arm over an
+    empty place, a phone): no part of it is looked at."""
+    search_along_mm: float = 16.0
+    """A card not sure where its edges put it is searched for by its face this far along its row
+    (pushed over a neighbour, or laid between two outlines)..."""
+    search_across_mm: float = 8.0
+    """... and this far across it..."""
+    search_turn: float = 6.0
+    """... turned up to this many degrees."""
+    same_spot_mm: float = 15.0
+    """Two places reading one card within this of each other read the same card."""
+    search_below: float = 0.6
+    """Searched for only when no pose so far scored this much (a good score means it is there)."""
     nudge_mm: float = 2.0
     """The second look moves the card by this much (and turns it by ``nudge_turn``)."""
     nudge_turn: float = 1.5
@@ -293,7 +307,9 @@ class SlotReader:
         for k, index in enumerate(indices):
             match, pose = decided[index]
             if not self.matcher.sure(match) and match.how == "whole":
-                decided[index] = self._second_look(frame, view, index, pose, match, patches[k], visible[k])
+                decided[index] = self._second_look(
+                    frame, view, index, pose, match, patches[k], visible[k], white
+                )
         self._name(decided, view)
 
     def _locate(
@@ -314,29 +330,48 @@ class SlotReader:
 
     def _locate_pile(self, frame: np.ndarray, view: MatView, index: int, white: np.ndarray) -> Pose:
         """A pile's top card, tossed on the others: its edges are no guide (the cards beneath stick
-        out from under it), its face is. Poses over the pile's reach and turns are compared by how
-        well their face matches any enrolled card, the best refined on a finer grid around it, then
-        its sides fitted where they show."""
-        place = self.places[index]
+        out from under it), its face is (``_search``)."""
         s = self.settings
-        cx, cy = place.rect.centre
-        reach, turn = s.pile_reach_mm, np.radians(s.pile_turn)
-        best = None
-        for span, angle, count in ((reach, turn, 5), (reach / 4, turn / 4, 3)):
-            centre = (cx, cy, 0.0) if best is None else tuple(best)
-            offsets = np.linspace(-span, span, count)
-            turns = np.linspace(-angle, angle, 2 * count - 3)
-            grid = np.float64(
-                [[centre[0] + dx, centre[1] + dy, centre[2] + t] for dx in offsets for dy in offsets for t in turns]
-            )
-            patches, _ = self._faces(frame, view, grid, [index] * len(grid))
-            matches = self.matcher.whole(patches)
+        start = Pose(*self.places[index].rect.centre)
+        return self._search(frame, view, index, start, (s.pile_reach_mm, s.pile_reach_mm), s.pile_turn, white)
+
+    def _search(
+        self,
+        frame: np.ndarray,
+        view: MatView,
+        index: int,
+        start: Pose,
+        reach: tuple[float, float],
+        turn_degrees: float,
+        white: np.ndarray,
+    ) -> Pose:
+        """The pose near ``start`` whose face matches an enrolled card best: a grid over ``reach``
+        (mm along and across the row) and turns, one sample per cell for each pose (one remap for
+        them all), the best refined on a finer grid around it, then its sides fitted where they
+        show."""
+        turn = np.radians(turn_degrees)
+        best = start.row()
+        for fraction, count, turns_count in ((1.0, 5, 7), (0.25, 3, 3)):
+            xs = best[0] + np.linspace(-reach[0], reach[0], count + 2 * (reach[0] > reach[1])) * fraction
+            ys = best[1] + np.linspace(-reach[1], reach[1], count) * fraction
+            turns = best[2] + np.linspace(-turn, turn, turns_count) * (1.0 if fraction == 1.0 else 1 / 6)
+            grid = np.float64([[x, y, t] for x in xs for y in ys for t in turns])
+            matches = self.matcher.whole(self._quick_faces(frame, view, grid))
             scores = np.float64([m.score for m in matches])
             best = grid[int(scores.argmax())]
-        refined = self._locate(frame, view, [index], best[None], white, replace(s.locate, reach_mm=3.0))
+        refined = self._locate(
+            frame, view, [index], best[None], white, replace(self.settings.locate, reach_mm=3.0)
+        )
         patches, _ = self._faces(frame, view, np.stack([best, refined[0]]), [index, index])
         first, second = self.matcher.whole(patches)
         return Pose.of(refined[0] if (second.score, second.margin) > (first.score, first.margin) else best)
+
+    def _quick_faces(self, frame: np.ndarray, view: MatView, poses: np.ndarray) -> np.ndarray:
+        """The raw patches of faces at many poses from one sample per cell (one remap for all): to
+        compare poses, not to name the card."""
+        size = np.float64(self.layout.card_mm)
+        values, _ = sample(frame, view.frame_points(place_points(poses, (self._cell_uv - 0.5) * size)))
+        return (values.reshape(len(poses), -1, 3) @ identify.OPPONENT.T).astype(np.float32)
 
     def _faces(
         self, frame: np.ndarray, view: MatView, poses: np.ndarray, indices: list[int]
@@ -378,6 +413,23 @@ class SlotReader:
         visible = inside.astype(np.float32) * (1 - glare.reshape(count, -1))
         return patches, visible
 
+    def _fine(self, frame: np.ndarray, view: MatView, pose: Pose, turn: int) -> np.ndarray:
+        """The fine descriptor of the face at ``pose`` (turned when ``turn``)."""
+        size = np.float64(self.layout.card_mm)
+        columns, rows = identify.FINE
+        first = (
+            np.float64([0.5 / columns, 0.5 / rows]) * (1 - 2 * identify.INNER) + identify.INNER - 0.5
+        ) * size
+        last = -first
+        corners_local = np.float64([first, [last[0], first[1]], last, [first[0], last[1]]])
+        corners = view.frame_points(place_points(pose.row()[None], corners_local))[0]
+        cells = warp_quad(frame, corners, (columns, rows))
+        if cells.ndim == 2:
+            cells = cv2.cvtColor(cells, cv2.COLOR_GRAY2BGR)
+        if turn:
+            cells = cells[::-1, ::-1]
+        return identify.fine_from_cells(cells)
+
     def _second_look(
         self,
         frame: np.ndarray,
@@ -387,10 +439,16 @@ class SlotReader:
         match: Match,
         patch: np.ndarray,
         visible: np.ndarray,
+        white: np.ndarray,
     ) -> tuple[Match, Pose]:
-        """A card not sure at first: nudged poses; then, a part hidden, what shows."""
+        """A card not sure at first, looked at again, each step only when the last was not enough:
+        its pose nudged; searched for by its face (laid further off its outline than its edges were
+        looked for: pushed over a neighbour, between two outlines); told from its rivals on the fine
+        patch (two cards much alike); read from the part that shows (the frame's edge, glare); read
+        from what agrees with it (a hand or a token over it)."""
         s = self.settings
         best, best_pose = match, pose
+        whole_view = bool((visible > 0.5).all())
         if match.score >= 0.3:
             d, t = s.nudge_mm, np.radians(s.nudge_turn)
             nudges = [(d, 0, 0), (-d, 0, 0), (0, d, 0), (0, -d, 0), (0, 0, t), (0, 0, -t)]
@@ -399,15 +457,37 @@ class SlotReader:
             for k, candidate in enumerate(self.matcher.whole(patches)):
                 if (candidate.score, candidate.margin) > (best.score, best.margin):
                     best, best_pose, patch, visible = candidate, moved[k], patches[k], seen[k]
-            best = Match(best.index, best.score, best.margin, best.turn, best.seen, "nudged")
+            best = replace(best, how="nudged")
             if self.matcher.sure(best):
                 return best, best_pose
-        if not (visible > 0.5).all():
+        if whole_view and not self.places[index].pile and best.score < s.search_below:
+            reach = (s.search_along_mm, s.search_across_mm)
+            found = self._search(frame, view, index, best_pose, reach, s.search_turn, white)
+            patches, seen = self._faces(frame, view, found.row()[None], [index])
+            candidate = self.matcher.whole(patches)[0]
+            if (candidate.score, candidate.margin) > (best.score, best.margin):
+                best, best_pose, patch, visible = (
+                    replace(candidate, how="searched"),
+                    found,
+                    patches[0],
+                    seen[0],
+                )
+                if self.matcher.sure(best):
+                    return best, best_pose
+        if whole_view and best.score >= s.match.pair_min_score:
+            rivals = self.matcher.rivals(patch, best)
+            if rivals:
+                fine = self._fine(frame, view, best_pose, best.turn)
+                pair = self.matcher.pair(fine, best.index, rivals, best)
+                if self.matcher.sure(pair):
+                    return pair, best_pose
+        if not whole_view:
             partial = self.matcher.seen(patch, visible)
             if self.matcher.sure(partial):
                 return partial, best_pose
-        candidates = self._candidates(patch)
-        robust = self.matcher.robust(patch, (visible > 0.5).astype(np.float32), candidates)
+        if best.score < s.robust_from:
+            return best, best_pose  # nothing like any card: a hand or an arm over an empty place
+        robust = self.matcher.robust(patch, (visible > 0.5).astype(np.float32), self._candidates(patch))
         return (robust, best_pose) if self.matcher.sure(robust) else (best, best_pose)
 
     def _candidates(self, patch: np.ndarray) -> list[tuple[int, int]]:
@@ -458,14 +538,15 @@ class SlotReader:
                         decided[index] = (partial, pose)
 
     def _covered_cells(self, pose: Pose, over: Pose) -> np.ndarray:
-        """(cells,) 1 where this face's cell lies under the card at ``over``."""
-        size = self.layout.card_mm
-        uv = identify.face_grid(1)
-        local = (uv - 0.5) * np.float64(size)
-        mm = pose.to_mat(local.reshape(-1, 2))
-        other = over.corners(size).astype(np.float32)
-        margin = 2.0  # a millimetre or two of the edge under it is not trusted either
-        inside = np.array([cv2.pointPolygonTest(other, (float(x), float(y)), True) > -margin for x, y in mm])
+        """(cells,) 1 where this face's cell lies under the card at ``over`` (or within 2 mm of its
+        edge: a millimetre or two of the edge under it is not trusted either)."""
+        w, h = self.layout.card_mm
+        mm = place_points(pose.row()[None], (self._cell_uv - 0.5) * np.float64((w, h)))[0].reshape(-1, 2)
+        c, s = np.cos(over.angle), np.sin(over.angle)
+        dx, dy = mm[:, 0] - over.x, mm[:, 1] - over.y
+        u, v = c * dx + s * dy, -s * dx + c * dy  # into the other card's own frame
+        margin = 2.0
+        inside = (np.abs(u) <= w / 2 + margin) & (np.abs(v) <= h / 2 + margin)
         return inside.astype(np.float32)
 
     def _name(self, decided: dict[int, tuple[Match, Pose]], view: MatView) -> None:
@@ -487,3 +568,32 @@ class SlotReader:
             self._states[index].reading = Reading(
                 self.places[index], card, self.matcher.confidence(match), pose, face, match.how
             )
+        self._one_card_once(sure)
+
+    def _one_card_once(self, indices: list[int]) -> None:
+        """A card searched for by its face may be found from its neighbour's place too (it lies over
+        both): one card in one spot is read once, from the place it lies nearer to."""
+        for index in indices:
+            mine = self._states[index].reading
+            if mine is None:
+                continue
+            for other in (index - 1, index + 1):
+                if (
+                    not 0 <= other < len(self.places)
+                    or self.places[other].zone is not self.places[index].zone
+                ):
+                    continue
+                theirs = self._states[other].reading
+                if theirs is None or theirs.card != mine.card:
+                    continue
+                if (
+                    np.hypot(theirs.pose.x - mine.pose.x, theirs.pose.y - mine.pose.y)
+                    > self.settings.same_spot_mm
+                ):
+                    continue
+                away = [
+                    np.hypot(r.pose.x - r.place.rect.centre[0], r.pose.y - r.place.rect.centre[1])
+                    for r in (mine, theirs)
+                ]
+                loser = other if away[1] > away[0] else index
+                self._states[loser].reading = None
