@@ -1,13 +1,20 @@
-"""Dice as data: which game symbol each face of each physical die shows (``data/dice.toml``).
+"""Dice as data: each die a game rolls, its faces and the symbols on them (``data/dice.toml``).
 
-An electronic die reports its kind and a face index; the games speak in symbols ("eye", "mark",
-"skull"). The mapping is data so the owner of a die can fix the face order without touching code.
+A device reports a die by its own number and a face index, nothing more; the games speak in symbols
+("eye", "mark", "skull"). Two pieces of data join them: the dice files (the common dice here, each
+game's own in its bundle) say what each face of a die shows, and the table's ``[table.dice]`` says
+which die each device die is (``DeviceDice``). So a new game's dice (Shattered Chaos's coloured
+attack dice, ORCWARS' d3) are a data file, never a protocol or firmware change, and the owner of a
+die can fix its face order without touching code.
+
+A face shows one symbol (``"eye"``) or several (``["3", "vortex"]`` in the file); several are joined
+with ``+`` (``"3+vortex"``), which is how the engine receives the face in a ``Roll``.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,13 +37,17 @@ class UnknownFaceError(ValueError):
     """The device reported a face index the die does not have."""
 
 
+SYMBOL_JOIN = "+"
+"""Joins the symbols of a face that shows several (``"3+vortex"``)."""
+
+
 @dataclass(frozen=True)
 class Die:
     kind: str
-    """The kind as the device reports it (``"cube"``)."""
+    """The die's id in the dice data (``"cube"``, ``"d20"``); ``[table.dice]`` names device dice by it."""
     title: str
     faces: tuple[str, ...]
-    """Symbols in face order: ``faces[0]`` is face 1."""
+    """What each face shows, in face order: ``faces[0]`` is face 1 (symbols joined by ``+``)."""
     answers: tuple[str, ...]
     """Game dice ids (``RollRequest.die``) this physical die answers."""
     names: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
@@ -48,9 +59,19 @@ class Die:
             raise UnknownFaceError(f"the {self.title} has faces 1 to {len(self.faces)}, not {face}")
         return self.faces[face - 1]
 
+    @property
+    def sides(self) -> int:
+        """How many faces the die has (a d3 made from a six-sided die has six)."""
+        return len(self.faces)
+
+    def symbols(self, face: int) -> tuple[str, ...]:
+        """Every symbol on ``face`` (1-based): ``("3", "vortex")``."""
+        return tuple(self.symbol(face).split(SYMBOL_JOIN))
+
     def name(self, symbol: str) -> str:
-        """How people call a symbol: ``"mark"`` -> ``"Mark of Chaos"``."""
-        return self.names.get(symbol, symbol)
+        """How people call a face or symbol: ``"mark"`` -> ``"Mark of Chaos"``, ``"3+vortex"`` -> ``"3 +
+        Vortex"``."""
+        return " + ".join(self.names.get(part, part) for part in symbol.split(SYMBOL_JOIN))
 
     def answers_die(self, game_die: str) -> bool:
         return game_die == self.kind or game_die in self.answers
@@ -88,7 +109,7 @@ class Dice:
         dice = []
         for kind, entry in data.get("dice", {}).items():
             try:
-                faces = tuple(str(f) for f in entry["faces"])
+                faces = tuple(_face(f, kind) for f in entry["faces"])
                 die = Die(
                     kind=kind,
                     title=str(entry.get("title", kind)),
@@ -101,6 +122,10 @@ class Dice:
                 raise DiceDataError(f"dice.{kind}: needs a list of faces ({exc})") from exc
             if not faces:
                 raise DiceDataError(f"dice.{kind}: a die needs at least one face")
+            if "sides" in entry and entry["sides"] != len(faces):
+                raise DiceDataError(
+                    f"dice.{kind}: sides = {entry['sides']!r} but {len(faces)} faces are listed"
+                )
             if "faces" not in die.provenance:
                 raise DiceDataError(f"dice.{kind}: say where the faces come from (provenance.faces)")
             dice.append(die)
@@ -131,3 +156,84 @@ class Dice:
                 return cls.from_mapping(tomllib.load(fh))
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise DiceDataError(f"{path}: {exc}") from exc
+
+
+def _face(face: Any, kind: str) -> str:
+    """One face of a dice file: a symbol (``"eye"``, ``"3+vortex"``), or a list of the symbols it shows."""
+    if isinstance(face, int) and not isinstance(face, bool):
+        return str(face)
+    if isinstance(face, str) and face:
+        return face
+    if (
+        isinstance(face, list)
+        and face
+        and all(isinstance(x, str) and x and SYMBOL_JOIN not in x for x in face)
+    ):
+        return SYMBOL_JOIN.join(face)
+    raise DiceDataError(f"dice.{kind}: a face is a symbol or a list of symbols, not {face!r}")
+
+
+class DeviceDiceError(ValueError):
+    """``[table.dice]`` names a die the dice data does not describe."""
+
+
+@dataclass(frozen=True)
+class DeviceDice:
+    """Which die of the dice data each device die is: ``[table.dice]`` (``"1" = "cube"``, or a list,
+    ``"1" = ["cube", "heroscape-combat"]``, for one electronic die that stands for whichever of them
+    the running game rolls). A device die the table does not name may be any die with as many faces
+    as the device says it has: a roll is then read as the die the pending prompt asks for, if that
+    has as many faces (an older settings file, from before the device stopped naming its dice, keeps
+    working)."""
+
+    dice: Dice
+    named: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for device_die, kinds in self.named.items():
+            for kind in kinds:
+                if kind not in self.dice:
+                    known = ", ".join(d.kind for d in self.dice)
+                    raise DeviceDiceError(
+                        f"table.dice: die {device_die} is {kind!r}, which is not one of {known}"
+                    )
+
+    def candidates(self, die: int, faces: int | None) -> tuple[Die, ...]:
+        """The dice device die ``die`` may be, in the order given (or the dice data's order)."""
+        if die in self.named:
+            return tuple(self.dice[kind] for kind in self.named[die])
+        return tuple(d for d in self.dice if faces is None or d.sides == faces)
+
+    def read(self, die: int, face: int, faces: int | None, wanted: str | Sequence[str] | None) -> Reading:
+        """What a roll of device die ``die`` shows, read as a die the table waits for (``wanted``: a
+        game die id, ``RollRequest.die``, or several, the first preferred, for a mixed throw) when it
+        may be one. Raises ``UnknownDieError`` / ``UnknownFaceError`` with a message for the TV."""
+        candidates = self.candidates(die, faces)
+        if not candidates:
+            raise UnknownDieError(
+                f"die {die} has {faces} faces and no die of the dice data has as many: "
+                f'name it in [table.dice] (e.g. "{die}" = "d{faces}") or describe it in a dice file'
+            )
+        games = (wanted,) if isinstance(wanted, str) else tuple(wanted or ())
+        answering = [d for game in games for d in candidates if d.answers_die(game)]
+        if not answering and len(candidates) > 1:
+            return Reading(None, None, f"Die {die} rolled face {face}")  # which die is meant? nobody asks
+        chosen = (answering or candidates)[0]
+        if faces is not None and chosen.sides != faces:
+            raise UnknownDieError(
+                f"die {die} has {faces} faces but [table.dice] names it the {chosen.title}"
+                f" ({chosen.sides} faces)"
+            )
+        symbol = chosen.symbol(face)
+        return Reading(chosen, symbol, f"{chosen.title} rolled {chosen.name(symbol)}")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A device's die roll read through the dice data."""
+
+    die: Die | None
+    """The die it is; None when several could be meant and the table waits for none of them."""
+    symbol: str | None
+    said: str
+    """For the TV: "Cube of Devastation rolled Mark of Chaos", "Die 1 rolled face 6"."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import re
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -115,9 +116,24 @@ class Setup:
                 Player(name=str(p["name"]), colour=str(p.get("colour", "#888888"))) for p in data["players"]
             )
             options = tuple(sorted(dict(data.get("options") or {}).items()))
-            return cls(game=str(data["game"]), players=players, options=options)
+            setup = cls(game=str(data["game"]), players=players, options=options)
         except (KeyError, TypeError, AttributeError) as exc:
             raise SetupError(f"a setup needs a game name and a list of players with names ({exc})") from exc
+        for seat, player in enumerate(setup.players, start=1):
+            if not is_colour(player.colour):
+                # Screens paint with it (a CSS value): only a plain colour, never text that CSS would read.
+                shown = player.colour[:20]
+                raise SetupError(f"player {seat}'s colour {shown!r} is not a colour like #e23b3b")
+        return setup
+
+
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
+
+
+def is_colour(text: str) -> bool:
+    """True for a colour as ``#rrggbb`` (what a colour picker gives) or ``#rgb``: the forms players'
+    colours take."""
+    return _COLOUR.fullmatch(text) is not None
 
 
 class Action:
@@ -288,8 +304,9 @@ class RollRequest:
     request accepts (of any of its dice).
 
     Addressed to several players (``Prompt.players``), a die read at the table goes to the seat it
-    belongs to (``[table.dice]``) when that seat is asked, else to the first player the prompt still
-    waits for: an engine that wants every player's roll shrinks the prompt as each one answers.
+    belongs to (given from a phone: docs/table.md, "Whose die is which") when that seat is asked; a
+    die nobody owns goes to the first player the prompt still waits for who has no die of their own:
+    an engine that wants every player's roll shrinks the prompt as each one answers.
     """
 
     die: str
@@ -496,6 +513,10 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     actions: ClassVar[ActionCodec]
     game_type: ClassVar[GameType] = GameType()
+    default_players: ClassVar[tuple[Player, ...]] = ()
+    """Names (and colours) the new-game form offers when the table names nobody, at least
+    ``max_players`` of them; empty: "Player 1", "Player 2", ... The form lists as many as the default
+    options start with (web.catalogs)."""
 
     @property
     @abstractmethod
@@ -554,6 +575,15 @@ class Game(ABC, Generic[S]):
     def setup_options(self) -> tuple[SetupOption, ...]:
         """The options ``new_game`` reads from ``Setup.options`` (shown on the new-game form)."""
         return ()
+
+    def check_options(self, setup: Setup) -> None:
+        """SetupError naming every option of ``setup`` that this game does not read: a misspelt option
+        is refused, never silently ignored. The session asks it before ``new_game``."""
+        known = sorted(o.name for o in self.setup_options())
+        unknown = sorted(set(dict(setup.options)) - set(known))
+        if unknown:
+            offered = f"known: {', '.join(known)}" if known else "it has none"
+            raise SetupError(f"unknown options for {self.title}: {', '.join(unknown)} ({offered})")
 
     def private_view(self, state: S, seat: PlayerId) -> dict[str, JSON] | None:
         """What only ``seat`` may see (HeroScape order markers), for that player's phone; None when the

@@ -33,19 +33,35 @@ class TagGone:
 
 @dataclass(frozen=True)
 class DieRolled:
+    """A die came to rest. The device says which of its dice and which face, never what the face shows:
+    the table's ``[table.dice]`` names the die (``"cube"``, ``"d20"``) and the dice data maps the face
+    to the game's symbol (``companion.dice``)."""
+
     die: DieId
-    kind: str
-    """The die's kind as the device names it (``"cube"``, ``"d6"``, ``"d20"``, ``"heroscape-combat"``)."""
+    """The device's number for the die."""
     face: int
-    """The face index the device read (1-based), mapped to game symbols by data."""
+    """The face index the device read (1-based)."""
     at: float
+    faces: int | None = None
+    """How many faces the device says the die has (None: it does not say)."""
 
 
 @dataclass(frozen=True)
 class ButtonPressed:
     button: ButtonId
     at: float
-    """Seconds of the press on the clock that timed it (device or host), for first-press ordering."""
+    """When the button went down, in seconds of the host's monotonic clock (``time.monotonic``), for
+    every source, so presses from the Pi's pins and from the microcontroller can be ordered together
+    (a shout race):
+
+    * ``"gpio"``: read in the gpiozero callback, the moment the edge reached the Pi;
+    * ``"firmware"``: the board's own millisecond stamp of the edge, mapped onto the host's clock by
+      an offset estimated from when its frames arrive (``firmware_bridge.clock``). Two presses on the
+      board keep their order and their spacing (to 0.1 %), and a press that reached the host late (a
+      re-send after an unplug) keeps the moment it was made.
+
+    Both are within about a millisecond of the press: the GPIO stamp is late by the callback's
+    scheduling, the board's by its debounce and the link's least delay."""
     source: str = "gpio"
     """What the button is wired to: "gpio" (the Pi's own pins) or "firmware" (the microcontroller).
     The commands a press makes carry it, so the log says which device an input came from."""

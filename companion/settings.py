@@ -7,10 +7,10 @@ Example ``table.toml``::
 
     host = "0.0.0.0"
     port = 8000
-    pin = "4711"            # leave out to get a fresh PIN printed at every start
-    db = "var/table.sqlite3"
+    pin = "4711"            # leave out: one is made once, kept beside the event log, printed at start
+    db = "/var/lib/table-companion/table.sqlite3"   # default: the data folder (companion.datadir)
     game = "chaos-marauders"
-    public_url = "http://table.local:8000"   # what the TV's QR code opens; default: the TV's own host
+    public_url = "http://table.local:8000"   # what the TV's QR code opens; default: this machine's address
     serial_port = "/dev/ttyACM0"
 
     [[players]]
@@ -18,7 +18,7 @@ Example ``table.toml``::
     colour = "#d33b2c"
 
     [camera]                # cards read by a camera over the printed mat (docs/vision.md)
-    source = "camera:0"     # camera:N, file:VIDEO, folder:IMAGES or sim:
+    source = "camera:0"     # camera:N, picam:N (the Pi camera), file:VIDEO, folder:IMAGES or sim:
     players = 4             # the mat printed for this many players
     settle_frames = 4
 """
@@ -26,14 +26,14 @@ Example ``table.toml``::
 from __future__ import annotations
 
 import dataclasses
-import secrets
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Player
+from companion.datadir import default_db
+from companion.engine import Player, is_colour
 
 
 class SettingsError(ValueError):
@@ -45,7 +45,8 @@ class CameraSettings:
     """The ``[camera]`` section: which frames, which mat, which enrolled faces, how long to wait."""
 
     source: str = "camera:0"
-    """A frame source spec (``vision.capture``): ``camera:0``, ``file:PATH``, ``folder:PATH``, ``sim:``."""
+    """A frame source spec (``vision.capture``): ``camera:0``, ``picam:0`` (the Pi camera), ``file:PATH``,
+    ``folder:PATH``, ``sim:``."""
     players: int = 4
     """The mat is printed for this many players (``companion vision mat --players N``)."""
     layout: Path | None = None
@@ -80,6 +81,55 @@ def references_path(db: Path, game: str) -> Path:
 
 
 @dataclass(frozen=True)
+class HallSettings:
+    """The ``[hall]`` section: this table publishes to a hall's MQTT broker (docs/hall.md)."""
+
+    broker: str
+    """``mqtt://host:1883`` or ``mqtts://host:8883`` (TLS)."""
+    hall: str
+    table: str
+    """This table's id in the hall (a-z, 0-9, '-', '_'; also its user name on the broker)."""
+    name: str = ""
+    """What the hall page calls this table ("Table 3 by the window"); default: its id."""
+    username: str | None = None
+    password: str | None = None
+    cafile: Path | None = None
+    """The CA of the broker's TLS certificate; None: the system's CAs."""
+
+
+_HALL: dict[str, type] = {
+    "broker": str,
+    "hall": str,
+    "table": str,
+    "name": str,
+    "username": str,
+    "password": str,
+    "cafile": str,
+}
+
+
+def _hall(value: Any) -> HallSettings:
+    from companion.hall.topics import TopicError, check_id
+
+    if not isinstance(value, Mapping):
+        raise SettingsError("setting 'hall' must be a table ([hall])")
+    for key, item in value.items():
+        if key not in _HALL:
+            raise SettingsError(f"unknown setting 'hall.{key}' (known: {', '.join(_HALL)})")
+        if not isinstance(item, _HALL[key]):
+            raise SettingsError(f"setting 'hall.{key}': {item!r} has the wrong type")
+    missing = [key for key in ("broker", "hall", "table") if not value.get(key)]
+    if missing:
+        raise SettingsError(f"setting 'hall' needs {', '.join(missing)}")
+    try:
+        check_id(value["hall"], "hall.hall")
+        check_id(value["table"], "hall.table")
+    except TopicError as exc:
+        raise SettingsError(f"setting {exc}") from None
+    return HallSettings(**{**value, **({"cafile": Path(value["cafile"])} if "cafile" in value else {})})
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the entry point needs to wire the table together."""
 
@@ -87,17 +137,26 @@ class Settings:
     """Interface to listen on; all of them by default so the TV and phones on the LAN can connect."""
     port: int = 8000
     pin: str | None = None
-    """The table's PIN for state-changing requests; None means "generate one at start-up"."""
-    db: Path = Path("var/table.sqlite3")
+    """The table's PIN for state-changing requests; None: one made at the first start and kept beside the
+    event log (``<db>-phones.sqlite3``), changeable from a phone."""
+    db: Path = field(default_factory=default_db)
+    """The event log; by default ``table.sqlite3`` in the table's data folder (``companion.datadir``:
+    ``~/.local/share/table-companion`` for a user, ``/var/lib/table-companion`` for the service)."""
     game: str = ""
     """The game the new-game form offers first; empty: the first installed game, by name."""
     players: tuple[Player, ...] = ()
     """Default players offered for a new game (names and colours)."""
     public_url: str | None = None
-    """Base URL printed and put in the QR code; None means "derive it from the request's host"."""
+    """Base URL printed and put in the QR code; None: this machine's LAN address and port."""
     serial_port: str | None = None
     secret_key: str | None = None
-    """Signs the phones' session cookies; None means a fresh random key per process."""
+    """Signs the phones' session cookies; None: a random key made once and kept with the trusted phones."""
+    player_rolls: bool = True
+    """A phone that plays a seat enters its own seat's dice; false: only the table's dice or a shared
+    phone enter rolls."""
+    tv_frame_ancestors: str | None = None
+    """Pages that may show the TV scoreboard in a frame (a hall page: ``"http://hall.local:8080"``);
+    None: no page may."""
     sse_keepalive: float = 15.0
     sse_retry_ms: int = 2000
     sse_max_streams: int = 24
@@ -108,6 +167,8 @@ class Settings:
     rules texts lack, corrected from the physical game); the served engines use it."""
     camera: CameraSettings | None = None
     """The ``[camera]`` section; None: no camera at this table."""
+    hall: HallSettings | None = None
+    """The ``[hall]`` section; None: this table publishes to no hall."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Tables the web app does not know ([hardware], [vision], ...), kept for their own wiring."""
 
@@ -124,12 +185,6 @@ class Settings:
             given["db"] = Path(given["db"])
         return dataclasses.replace(self, **given)
 
-    def resolved_pin(self) -> Settings:
-        """A copy that surely has a PIN: the configured one, else a fresh 4-digit code."""
-        if self.pin:
-            return self
-        return dataclasses.replace(self, pin=f"{secrets.randbelow(10_000):04d}")
-
     def checked_game(self) -> Settings:
         """This, once ``game`` names an installed game (SettingsError naming the known ones)."""
         from companion.engine import SetupError
@@ -143,12 +198,21 @@ class Settings:
             raise SettingsError(str(exc)) from None
         return self
 
+    @property
+    def trust_db(self) -> Path:
+        """The trusted phones, their seats, the kept PIN: a file beside the event log, never in the repo."""
+        return self.db.with_name(f"{self.db.stem}-phones.sqlite3")
+
     def web_config(self) -> dict[str, Any]:
         """The Flask config keys the web app reads (see ``web.create_app``)."""
         return {
             "TABLE_PIN": self.pin,
-            "SECRET_KEY": self.secret_key or secrets.token_hex(32),
+            "SECRET_KEY": self.secret_key,
+            "TRUST_DB": self.trust_db,
             "PUBLIC_URL": self.public_url,
+            "PLAYER_ROLLS": self.player_rolls,
+            "TV_FRAME_ANCESTORS": self.tv_frame_ancestors,
+            "HALL_CONFIRM": self.hall is not None,
             "DEFAULT_GAME": self.game,
             "DEFAULT_PLAYERS": [p.to_json() for p in self.players],
             "SSE_KEEPALIVE": self.sse_keepalive,
@@ -170,7 +234,11 @@ _SIMPLE: dict[str, type | tuple[type, ...]] = {
     "sse_retry_ms": int,
     "sse_max_streams": int,
     "log_level": str,
+    "player_rolls": bool,
+    "tv_frame_ancestors": str,
 }
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
 _SECTIONS = ("hardware", "vision", "firmware", "serial", "mqtt", "table")
 
 
@@ -181,7 +249,7 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
     for key, value in data.items():
         if key in _SIMPLE:
             expected = _SIMPLE[key]
-            if isinstance(value, bool) or not isinstance(value, expected):
+            if isinstance(value, bool) != (expected is bool) or not isinstance(value, expected):
                 raise SettingsError(f"setting {key!r}: {value!r} has the wrong type")
             values[key] = value
         elif key == "players":
@@ -190,6 +258,8 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
             values["camera"] = _camera(value)
         elif key == "data":
             values["game_data"] = _game_data(value)
+        elif key == "hall":
+            values["hall"] = _hall(value)
         elif key in _SECTIONS and isinstance(value, Mapping):
             extra[key] = dict(value)
         else:
@@ -200,6 +270,12 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
         values["db"] = Path(values["db"])
     if "sse_keepalive" in values:
         values["sse_keepalive"] = float(values["sse_keepalive"])
+    if not 0 <= values.get("port", 0) <= 65535:
+        raise SettingsError(f"setting 'port' must be 0 to 65535 (0: any free port), got {values['port']}")
+    if str(values.get("log_level", "INFO")).upper() not in LOG_LEVELS:
+        raise SettingsError(
+            f"setting 'log_level' must be one of {', '.join(LOG_LEVELS)}, got {values['log_level']!r}"
+        )
     if not 1 <= values.get("sse_max_streams", 1) <= 1000:  # each stream is a server thread
         raise SettingsError(f"setting 'sse_max_streams' must be 1 to 1000, got {values['sse_max_streams']}")
     return Settings(**values, extra=extra)
@@ -260,5 +336,10 @@ def _players(value: Any) -> tuple[Player, ...]:
     for item in value:
         if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
             raise SettingsError(f"setting 'players': {item!r} needs a name")
-        players.append(Player(name=item["name"], colour=str(item.get("colour", "#888888"))))
+        colour = str(item.get("colour", "#888888"))
+        if not is_colour(colour):
+            raise SettingsError(
+                f"setting 'players': {item['name']}'s colour {colour!r} is not a colour like #e23b3b"
+            )
+        players.append(Player(name=item["name"], colour=colour))
     return tuple(players)

@@ -43,6 +43,8 @@ class BenchOptions:
     """How long one tag sample waits for its own event before it is counted as timed out."""
     tag_phase_timeout: float = 30.0
     """The whole tag phase (backlog included) stops after this, whatever it measured by then."""
+    outbox_limit: int = 4096
+    """Events the virtual device holds unacknowledged before it drops the oldest (the firmware's)."""
 
 
 def _key(obs: Observation) -> Key | None:
@@ -206,7 +208,11 @@ def _tag_phase(opts: BenchOptions, table: VirtualTable, rec: _Recorder) -> _TagP
 
 def run(opts: BenchOptions) -> dict[str, Any]:
     rec = _Recorder()
-    table = VirtualTable(VirtualSettings(heartbeat_ms=100, rto_ms=30, hello_ms=100, seed=opts.seed))
+    table = VirtualTable(
+        VirtualSettings(
+            heartbeat_ms=100, rto_ms=30, hello_ms=100, seed=opts.seed, outbox_limit=opts.outbox_limit
+        )
+    )
     link = HostLink(
         table.start(),
         rec.observe,

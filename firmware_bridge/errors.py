@@ -22,6 +22,10 @@ class FrameLengthError(FrameError):
 class UnknownVersionError(FrameError):
     """The frame is intact but speaks a protocol version we do not."""
 
+    def __init__(self, version: int) -> None:
+        super().__init__(f"protocol version {version}")
+        self.version = version
+
 
 class UnknownMessageError(FrameError):
     """The frame is intact but its message type is not one we know."""

@@ -10,7 +10,8 @@ from firmware_bridge import cobs
 from firmware_bridge.crc import crc16_ccitt_false
 from firmware_bridge.errors import CrcError, FrameError, FrameLengthError, UnknownVersionError
 
-VERSION = 1
+VERSION = 2
+"""2: dice by number of faces (no die kinds on the wire) and the ACK's held bitmap (docs/protocol.md)."""
 HEADER = struct.Struct(">BBH")
 MIN_FRAME = HEADER.size + 2
 MAX_FRAME = 512
@@ -46,7 +47,7 @@ class Frame:
             raise CrcError(f"CRC mismatch in {raw.hex()}")
         version, msg_type, seq = HEADER.unpack_from(raw)
         if version != VERSION:
-            raise UnknownVersionError(f"protocol version {version}")
+            raise UnknownVersionError(version)
         return cls(msg_type, seq, raw[HEADER.size : -2], version)
 
     def encode(self) -> bytes:

@@ -22,12 +22,15 @@ from companion.observations import (
     TagUid,
 )
 from firmware_bridge import messages as m
+from firmware_bridge.clock import DeviceClock
 from firmware_bridge.errors import FrameError, PayloadError, UnknownMessageError, UnknownVersionError
-from firmware_bridge.frames import Frame, FrameReader
+from firmware_bridge.frames import VERSION, Frame, FrameReader
 from firmware_bridge.reliability import Receiver, Verdict
 from firmware_bridge.status import DeviceStatus, LinkState
 
 log = logging.getLogger(__name__)
+
+VERSION_ERROR_PREFIX = "the board speaks serial protocol"
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,10 @@ class HostProtocol:
         self._last_frame = 0.0
         self._next_resync = 0.0
         self._tx_seq = 0
+        self._faces: dict[int, int] = {}
+        """Faces of each die, from the HELLO (the table's dice data says what they show)."""
+        self.device_clock = DeviceClock()
+        """The board's millisecond stamps on our monotonic clock (``ButtonPressed.at``)."""
         self.changed = True
         """Set when the status changed; ``HostLink`` clears it when it reports."""
         self.state_changed = True
@@ -99,13 +106,18 @@ class HostProtocol:
                 self._frame(item)
             elif isinstance(item, UnknownVersionError):
                 self._count("unknown_versions")
+                self._wrong_version(item.version)
             else:
                 self._count("corrupt")
-        # One cumulative ACK per batch read covers every event in it (and repeats a duplicate ACK
-        # when the batch held only duplicates or a gap): half the frames of one ACK per event.
+                # A NAK: the damaged frame may have been an event, so say at once what we hold and
+                # the device re-sends what is missing instead of waiting for its timer.
+                if self.status.state is LinkState.CONNECTED:
+                    self._ack_due = True
+        # One cumulative ACK per batch read covers every event in it, and its bitmap names the
+        # events held after a gap: half the frames of one ACK per event.
         if self._ack_due and self._rx is not None and self._boot_id is not None:
             self._ack_due = False
-            self._send_message(m.Ack(self._rx.last_delivered, self._boot_id))
+            self._send_message(m.Ack(self._rx.last_delivered, self._boot_id, self._rx.held_bitmap()))
 
     def _frame(self, frame: Frame) -> None:
         now = self._clock()
@@ -124,6 +136,7 @@ class HostProtocol:
             self._hello(msg)
         elif isinstance(msg, m.Heartbeat):
             self.status.uptime_ms = msg.uptime_ms
+            self.device_clock.sample(msg.uptime_ms, now)
         elif isinstance(msg, m.Battery):
             self.status.battery = (msg.millivolts, msg.percent)
             self.changed = True
@@ -135,10 +148,14 @@ class HostProtocol:
                 self._count("device_restarts")
             self._boot_id = hello.boot_id
             self._rx = Receiver[Frame](hello.next_seq)
+            self.device_clock.reset()  # a new boot counts its uptime from zero again
             log.info(
                 "device %s firmware %s boot %08X", hello.device_id, hello.firmware_version, hello.boot_id
             )
         self.status.hello = hello
+        self._faces = {d.die: d.faces for d in hello.dice if d.faces}
+        if self.status.error is not None and self.status.error.startswith(VERSION_ERROR_PREFIX):
+            self.status.error = None
         self.greeted = True
         self._set_state(LinkState.CONNECTED)
 
@@ -163,6 +180,19 @@ class HostProtocol:
                 self._bad(exc)
         self._ack_due = True
 
+    def _wrong_version(self, version: int) -> None:
+        """Intact frames of another protocol: the board needs other firmware (or we are too old)."""
+        if version < VERSION:
+            advice = "copy the firmware in firmware_bridge/firmware onto the board (its README: Flashing)"
+        else:
+            advice = "update the companion"
+        error = f"{VERSION_ERROR_PREFIX} {version} and this companion speaks {VERSION}: {advice}"
+        if self.status.error != error:
+            log.warning("%s", error)
+            self.status.error = error
+            self.state_changed = True
+        self.changed = True
+
     def _bad(self, exc: FrameError) -> None:
         self._count("unknown_types" if isinstance(exc, UnknownMessageError) else "bad_payloads")
         if isinstance(exc, PayloadError):
@@ -180,10 +210,14 @@ class HostProtocol:
             self._observe(TagSeen(ReaderId(msg.reader), uid_hex(msg.uid), at))
         elif isinstance(msg, m.DieRolled):
             self.status.dice[msg.die] = msg.face
-            self._observe(DieRolled(DieId(msg.die), m.die_kind_name(msg.kind), msg.face, at))
+            self._observe(DieRolled(DieId(msg.die), msg.face, at, self._faces.get(msg.die)))
         elif isinstance(msg, m.Button):
+            # Every edge bounds the clock offset (it was sent no earlier than it was stamped).
+            self.device_clock.sample(msg.device_ms, at)
             if msg.pressed:
-                self._observe(ButtonPressed(ButtonId(str(msg.button)), msg.device_ms / 1000.0, "firmware"))
+                pressed_at = self.device_clock.to_host(msg.device_ms)  # never None: just sampled
+                when = at if pressed_at is None else pressed_at
+                self._observe(ButtonPressed(ButtonId(str(msg.button)), when, "firmware"))
         elif isinstance(msg, m.StateReport):
             self._count("state_reports")
             self._reconcile(msg, at)

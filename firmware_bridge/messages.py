@@ -32,19 +32,7 @@ class MsgType(IntEnum):
 RELIABLE = range(0x10, 0x40)
 """Device events: sequenced, acknowledged and delivered in order (unknown ones too, then skipped)."""
 
-DIE_KINDS = {1: "d4", 2: "d6", 3: "d8", 4: "d10", 5: "d12", 6: "d20", 7: "cube", 8: "heroscape-combat"}
 UID_LENGTHS = (4, 7, 10)
-
-
-def die_kind_name(code: int) -> str:
-    return DIE_KINDS.get(code, f"kind-{code}")
-
-
-def die_kind_code(name: str) -> int:
-    for code, known in DIE_KINDS.items():
-        if known == name:
-            return code
-    raise ValueError(f"unknown die kind {name!r}")
 
 
 class _Cursor:
@@ -92,11 +80,14 @@ def _uid(uid: bytes) -> None:
 
 @dataclass(frozen=True)
 class DieInfo:
+    """A die the device has: its number and how many faces it has (0: the device does not know).
+    What each face shows is the table's dice data; the protocol names no game's dice."""
+
     die: int
-    kind: int
+    faces: int
 
     def __post_init__(self) -> None:
-        _u8(self.die, self.kind)
+        _u8(self.die, self.faces)
 
 
 @dataclass(frozen=True)
@@ -127,7 +118,7 @@ class Hello:
         name = self.device_id.encode()
         out = struct.pack(">BBBIH", *self.firmware, self.boot_id, self.next_seq)
         out += bytes([len(name)]) + name + bytes([self.readers, len(self.dice)])
-        out += b"".join(bytes([d.die, d.kind]) for d in self.dice)
+        out += b"".join(bytes([d.die, d.faces]) for d in self.dice)
         return out + bytes([len(self.buttons), *self.buttons])
 
     @classmethod
@@ -186,25 +177,30 @@ class Battery:
 
 @dataclass(frozen=True)
 class Ack:
-    """Host → device: every event of boot ``boot_id`` up to and including ``seq`` arrived in order.
+    """Host → device: every event of boot ``boot_id`` up to and including ``seq`` arrived in order,
+    and the host holds event ``seq + 2 + i`` (after the gap at ``seq + 1``) for each bit i of ``held``.
 
     Cumulative. The boot id makes a device that restarted ignore ACKs meant for its previous life.
+    ``held`` (selective acknowledgement) lets the device re-send only what is missing.
     """
 
     TYPE: ClassVar[MsgType] = MsgType.ACK
     seq: int
     boot_id: int
+    held: int = 0
 
     def __post_init__(self) -> None:
         _check(0 <= self.seq <= 0xFFFF and 0 <= self.boot_id <= 0xFFFFFFFF, "seq/boot_id range")
+        _check(0 <= self.held < 1 << 64, "held bitmap range")
 
     def to_payload(self) -> bytes:
-        return struct.pack(">HI", self.seq, self.boot_id)
+        return struct.pack(">HIQ", self.seq, self.boot_id, self.held)
 
     @classmethod
     def from_payload(cls, payload: bytes) -> Self:
         c = _Cursor(payload)
-        return cls(c.u16(), c.u32())
+        seq, boot_id = c.u16(), c.u32()
+        return cls(seq, boot_id, int.from_bytes(c.take(8), "big") if len(payload) >= 14 else 0)
 
 
 @dataclass(frozen=True)
@@ -241,24 +237,23 @@ class TagRemoved(TagPresent):
 
 @dataclass(frozen=True)
 class DieRolled:
-    """Device event: an electronic die came to rest showing ``face`` (1-based)."""
+    """Device event: die number ``die`` came to rest on face index ``face`` (1-based)."""
 
     TYPE: ClassVar[MsgType] = MsgType.DIE_ROLLED
     die: int
-    kind: int
     face: int
 
     def __post_init__(self) -> None:
-        _u8(self.die, self.kind, self.face)
+        _u8(self.die, self.face)
         _check(self.face >= 1, "a rolled face is 1-based")
 
     def to_payload(self) -> bytes:
-        return bytes([self.die, self.kind, self.face])
+        return bytes([self.die, self.face])
 
     @classmethod
     def from_payload(cls, payload: bytes) -> Self:
         c = _Cursor(payload)
-        return cls(c.u8(), c.u8(), c.u8())
+        return cls(c.u8(), c.u8())
 
 
 @dataclass(frozen=True)
@@ -299,12 +294,11 @@ class ReaderTags:
 @dataclass(frozen=True)
 class DieFace:
     die: int
-    kind: int
     face: int
     """0 when the device does not know the face (never rolled since boot)."""
 
     def __post_init__(self) -> None:
-        _u8(self.die, self.kind, self.face)
+        _u8(self.die, self.face)
 
 
 @dataclass(frozen=True)
@@ -331,7 +325,7 @@ class StateReport:
                 out += bytes([len(uid)]) + uid
         out.append(len(self.dice))
         for d in self.dice:
-            out += bytes([d.die, d.kind, d.face])
+            out += bytes([d.die, d.face])
         return bytes(out)
 
     @classmethod
@@ -342,7 +336,7 @@ class StateReport:
         for _ in range(c.u8()):
             reader = c.u8()
             readers.append(ReaderTags(reader, tuple(c.uid() for _ in range(c.u8()))))
-        dice = tuple(DieFace(c.u8(), c.u8(), c.u8()) for _ in range(c.u8()))
+        dice = tuple(DieFace(c.u8(), c.u8()) for _ in range(c.u8()))
         return cls(reason, tuple(readers), dice)
 
 

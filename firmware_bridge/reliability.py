@@ -13,8 +13,10 @@ from enum import Enum
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
-MAX_AHEAD = 64
+MAX_AHEAD = 128
 """Most events held ahead of a gap; well above the device's window, well below 32768."""
+HELD_BITS = 64
+"""Events after the gap that an ACK's ``held`` bitmap reports (the device's window is at most 65)."""
 
 
 class Verdict(Enum):
@@ -77,3 +79,12 @@ class Receiver(Generic[T]):
     @property
     def held(self) -> int:
         return len(self._ahead)
+
+    def held_bitmap(self) -> int:
+        """Bit i set: ``expected + 1 + i`` is held (``expected`` itself is the gap)."""
+        bits = 0
+        for seq in self._ahead:
+            i = (seq - self.expected - 1) & 0xFFFF
+            if i < HELD_BITS:
+                bits |= 1 << i
+        return bits

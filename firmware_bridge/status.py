@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
-from firmware_bridge.messages import Hello, die_kind_name
+from firmware_bridge.messages import Hello
 
 
 class LinkState(Enum):
@@ -60,7 +60,7 @@ class DeviceStatus:
             "boot_id": f"{hello.boot_id:08X}" if hello else None,
             "capabilities": {
                 "readers": hello.readers,
-                "dice": [{"id": d.die, "kind": die_kind_name(d.kind)} for d in hello.dice],
+                "dice": [{"id": d.die, "faces": d.faces} for d in hello.dice],
                 "buttons": list(hello.buttons),
             }
             if hello

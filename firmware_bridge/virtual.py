@@ -26,11 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge.firmware import tcproto
-from firmware_bridge.messages import die_kind_code
 
 log = logging.getLogger(__name__)
-
-FACES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12, "d20": 20, "cube": 6, "heroscape-combat": 6}
 
 
 @dataclass(frozen=True)
@@ -46,12 +43,17 @@ class Faults:
 @dataclass(frozen=True)
 class VirtualSettings:
     readers: int = 4
-    dice: tuple[tuple[int, str], ...] = ((0, "d20"), (1, "cube"))
+    dice: tuple[tuple[int, int], ...] = ((0, 20), (1, 6))
+    """(die number, how many faces it has): what the board's CONFIG says. ``[table.dice]`` on the
+    host names each die; the device never does."""
     buttons: tuple[int, ...] = (0, 1)
     device_id: str = "virtual-table"
-    firmware: tuple[int, int, int] = (0, 1, 0)
-    window: int = 16
+    firmware: tuple[int, int, int] = (0, 2, 0)
+    window: int = 64
     rto_ms: int = 50
+    """Retransmit timeout before the first round trip is measured (then srtt + 4 rttvar)."""
+    rto_min_ms: int = 10
+    rto_max_ms: int = 250
     heartbeat_ms: int = 500
     hello_ms: int = 1000
     outbox_limit: int = 4096
@@ -183,11 +185,11 @@ class VirtualTable:
 
     def roll(self, die: int, face: int | None = None) -> int:
         """Roll a die (a random face unless given); returns the face."""
-        kind = dict(self.settings.dice)[die]
+        faces = dict(self.settings.dice)[die]
         with self._lock:
-            face = face if face is not None else self._rng.randint(1, FACES.get(kind, 6))
+            face = face if face is not None else self._rng.randint(1, faces)
             self.table.faces[die] = face
-            self._device.die_rolled(die, die_kind_code(kind), face)
+            self._device.die_rolled(die, face)
         return face
 
     def press(self, button: int) -> None:
@@ -291,7 +293,7 @@ class VirtualTable:
                 "firmware": s.firmware,
                 "device_id": s.device_id,
                 "readers": s.readers,
-                "dice": [(d, die_kind_code(k)) for d, k in s.dice],
+                "dice": [(d, faces) for d, faces in s.dice],
                 "buttons": list(s.buttons),
             },
             self._snapshot,
@@ -304,13 +306,13 @@ class VirtualTable:
             s.outbox_limit,
             self._led,
             self.identified.append,
+            rto_min_ms=s.rto_min_ms,
+            rto_max_ms=s.rto_max_ms,
         )
 
-    def _snapshot(self) -> tuple[list[tuple[int, list[bytes]]], list[tuple[int, int, int]]]:
+    def _snapshot(self) -> tuple[list[tuple[int, list[bytes]]], list[tuple[int, int]]]:
         tags = [(r, list(uids)) for r, uids in sorted(self.table.tags.items())]
-        kinds = dict(self.settings.dice)
-        dice = [(d, die_kind_code(kinds[d]), face) for d, face in sorted(self.table.faces.items())]
-        return tags, dice
+        return tags, sorted(self.table.faces.items())
 
     def _led(self, led: int, pattern: int, rgb: tuple[int, int, int]) -> None:
         self.leds[led] = (pattern, rgb)

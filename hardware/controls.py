@@ -2,7 +2,8 @@
 
 The callback runs on gpiozero's thread and does two things only: read the monotonic clock and
 enqueue. The timestamp is taken there, not when the table gets round to it, so two shouts a few
-milliseconds apart are ordered by when the buttons went down.
+milliseconds apart are ordered by when the buttons went down. It is the host's monotonic clock
+(``ButtonPressed.at``), the one the serial bridge maps the microcontroller's presses onto.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ HARDWARE_WEB_VISION = {
     "qrcode",
     "waitress",
 }
-ADAPTERS_AND_WEB = {"firmware_bridge", "hardware", "vision", "web"}
+ADAPTERS_AND_WEB = {"firmware_bridge", "hardware", "vision", "web", "mqtt_link"}
 FIRST_PARTY = {"companion", *ADAPTERS_AND_WEB}
 WIRING = "companion/cli"  # the entry point is the one place that wires adapters and web together
 SHARED_TYPES = ("companion.engine", "companion.bundle", "companion.names")
@@ -40,19 +40,22 @@ PLATFORM = (
     "companion/cli",
     "companion/session",
     "companion/table",
+    "companion/hall",
     "web",
     "hardware",
     "firmware_bridge",
     "vision",
+    "mqtt_link",
 )
 """Code that must work for every game: it finds games through the registry, never by name."""
 THIRD_PARTY: dict[str, set[str]] = {
     "companion": set(),
     "companion/cli": {"waitress"},
     "web": {"flask", "werkzeug", "qrcode"},
-    "vision": {"cv2", "numpy"},
-    "hardware": {"gpiozero"},
+    "vision": {"cv2", "numpy", "picamera2"},
+    "hardware": {"gpiozero", "spidev", "bleak", "picamera2"},
     "firmware_bridge": {"serial"},
+    "mqtt_link": {"paho"},
     "firmware_bridge/firmware": {"micropython", "machine", "mfrc522", "utime", "tablelogic", "tcproto"},
 }
 """Libraries outside the standard library each part may import (pyproject's dependencies); the
@@ -60,15 +63,6 @@ longest matching folder wins. The firmware is MicroPython: its own flat modules 
 RUNTIME_IMPORTERS = {"import_module", "__import__", "load", "find_spec"}
 REFERENCE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+:[A-Za-z_]\w*$")
 """A ``"package.module:attribute"`` reference (a bundle's engine, mapper, demo...)."""
-DIE_KINDS_NAMED_AFTER_GAMES = {
-    "firmware_bridge/messages.py",
-    "firmware_bridge/virtual.py",
-    "firmware_bridge/firmware/main.py",
-    "firmware_bridge/firmware/tcproto.py",
-    "companion/data/dice.toml",
-}
-"""The serial protocol's die kinds named after a game ("heroscape-combat") become die kinds described
-by data (issue 16, point 9, done on its own): these files may name a game's die until then."""
 
 
 def python_files(package: str) -> Iterator[Path]:
@@ -258,8 +252,7 @@ def test_the_platform_names_no_game() -> None:
         for path in python_files(package):
             tree = ast.parse(path.read_text(), filename=str(path))
             bad = sorted(m for m in imported_modules(path) if game_of(m) is not None)
-            if relative(path) not in DIE_KINDS_NAMED_AFTER_GAMES:
-                bad += sorted({name for text in code_strings(tree) for name in names if name in text.lower()})
+            bad += sorted({name for text in code_strings(tree) for name in names if name in text.lower()})
             if bad:
                 offenders[relative(path)] = bad
     assert offenders == {}
@@ -276,9 +269,7 @@ def test_platform_pages_styles_and_data_name_no_game() -> None:
                 path.suffix in {".js", ".css", ".html", ".toml", ".json", ".py"}
                 and "__pycache__" not in path.parts
             ):
-                if relative(path) in DIE_KINDS_NAMED_AFTER_GAMES or (
-                    path.suffix == ".py" and folder != "web"
-                ):
+                if path.suffix == ".py" and folder != "web":
                     continue  # Python outside web/ is read by its code above (documentation may name games)
                 text = path.read_text().lower()
                 found = [name for name in names if name in text]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.demo import SessionTable, SimulatedTable
+from companion.cli.demo import SessionTable, SimulatedTable, device_settings, dice_ids, table_section
 from companion.cli.wiring import adapters
 from companion.demo_player import DemoBrain
 from companion.dice import Dice
@@ -68,8 +68,8 @@ class Hands:
         self.table.observe(ButtonPressed(ButtonId(name), self.clock(), "firmware"))
         self.step()
 
-    def roll(self, die: int, kind: str, face: int) -> None:
-        self.table.observe(DieRolled(DieId(die), kind, face, self.clock()))
+    def roll(self, die: int, face: int, faces: int) -> None:
+        self.table.observe(DieRolled(DieId(die), face, self.clock(), faces))
         self.step()
 
 
@@ -105,8 +105,8 @@ def test_raid_is_read_from_its_own_zones_buttons_and_dice_by_the_table(session: 
     assert session.history(limit=1)[-1]["action"] == {"kind": "ready", "player": 1}
     # The party's throw, asked of both players at once: a d8 and a d6, in either order, one roll.
     assert session.position().prompt.players == (0, 1)
-    hands.roll(1, "d8", 5)
-    hands.roll(0, "d6", 4)
+    hands.roll(1, 5, faces=8)  # no [table.dice] here: each die is read by its number of faces
+    hands.roll(0, 4, faces=6)
     last = session.history(limit=1)[-1]
     assert last["action"] == {"kind": "roll", "player": 0, "die": "clash", "faces": ["4", "5"]}
     view = session.view()
@@ -171,20 +171,17 @@ def test_raid_is_read_from_its_own_camera_mat(session: Session, tmp_path: Path):
 
 
 def test_raid_s_demo_plays_a_whole_game_on_the_virtual_device(tmp_path: Path):
-    from firmware_bridge.virtual import VirtualSettings, VirtualTable
+    from firmware_bridge.virtual import VirtualTable
 
     rng = random.Random(8)
     bundle = find_bundle("raid")
     kit = bundle.load_demo(rng)
     demo_layout = kit.layout(2)
-    device = VirtualTable(
-        VirtualSettings(
-            readers=demo_layout.readers, dice=demo_layout.dice, buttons=demo_layout.buttons, seed=3
-        )
-    )
+    dice = Dice.load()
+    device = VirtualTable(device_settings(demo_layout, dice, seed=3))
     port = device.start()
     db = tmp_path / "table.sqlite3"
-    settings = Settings(db=db, serial_port=port, extra={"table": dict(demo_layout.table)})
+    settings = Settings(db=db, serial_port=port, extra={"table": table_section(demo_layout)})
     try:
         with Session(db) as session, adapters(settings, session) as wired:
             registry = TagRegistry.open(db)
@@ -195,8 +192,7 @@ def test_raid_s_demo_plays_a_whole_game_on_the_virtual_device(tmp_path: Path):
                 session, lambda: session.view()["devices"].get("firmware", {}).get("state") == "connected", 10
             )
             assert wired.link is not None
-            dice = {d["kind"]: d["id"] for d in session.view()["devices"]["firmware"]["capabilities"]["dice"]}
-            hands = kit.hands(SessionTable(session, Dice.load(), dice), device)
+            hands = kit.hands(SessionTable(session, dice, dice_ids(demo_layout)), device)
             demo = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), hands, seats=2)
             demo.new_game()
             for _ in range(40):

@@ -4,6 +4,8 @@ Chosen by a spec in the settings, like pyserial's URLs::
 
     camera:0                       the first USB / Pi camera (V4L2 index), or camera:/dev/video2
     camera:0?width=1280&height=720&fps=15
+    picam:0                        the Raspberry Pi camera (CSI) through picamera2/libcamera, where
+                                   installed (apt install python3-picamera2); picam:0?width=1640&height=1232
     file:/path/replay.mp4          a video, played once (file:...?loop=1 plays it forever)
     folder:/path/frames            the images of a folder in name order (?loop=1 to repeat)
     sim:                           a rendered table (vision.camera_table), for the demo and tests
@@ -20,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import parse_qs
 
 import cv2
@@ -132,6 +134,82 @@ class CameraSource:
             self._capture = None
 
 
+PICAM_SIZE = (1640, 1232)
+"""The Pi cameras' full field of view at a modest size (Camera Module 2 binned 2x2; v3 scales to it)."""
+
+
+class PicameraSource:
+    """A Raspberry Pi camera through picamera2 (libcamera): BGR frames, as OpenCV's cameras give.
+
+    picamera2 is imported in ``open`` only (it exists as a Debian package on Raspberry Pi OS, not on a
+    laptop or in CI); ``opener`` stands in for ``picamera2.Picamera2`` in tests. "RGB888" is
+    picamera2's 24-bit format whose bytes are ordered B, G, R: OpenCV's order, no conversion.
+    """
+
+    def __init__(
+        self,
+        camera: int,
+        size: tuple[int, int] | None = None,
+        fps: float | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        opener: Callable[[int], object] | None = None,
+    ) -> None:
+        self.spec = f"picam:{camera}"
+        self._camera = camera
+        self._size = size or PICAM_SIZE
+        self._fps = fps
+        self._clock = clock
+        self._opener = opener
+        self._picam: object | None = None
+        self._index = 0
+
+    @property
+    def finished(self) -> bool:
+        return False
+
+    def open(self) -> None:
+        opener = self._opener
+        if opener is None:
+            try:
+                from picamera2 import Picamera2
+            except ImportError as exc:
+                raise SourceError(
+                    f"{self.spec}: picamera2 is not installed (apt install python3-picamera2)"
+                ) from exc
+            opener = Picamera2
+        try:
+            picam: Any = opener(self._camera)
+            controls = {"FrameRate": self._fps} if self._fps else {}
+            config = picam.create_video_configuration(
+                main={"size": self._size, "format": "RGB888"}, buffer_count=2, controls=controls
+            )
+            picam.configure(config)
+            picam.start()
+        except (IndexError, RuntimeError, OSError) as exc:  # no such camera, or another program holds it
+            raise SourceError(f"{self.spec}: the Pi camera does not start ({exc})") from exc
+        self._picam = picam
+
+    def read(self) -> Frame | None:
+        picam: Any = self._picam
+        if picam is None:
+            return None
+        try:
+            image = picam.capture_array("main")
+        except RuntimeError as exc:
+            log.warning("%s stopped giving frames: %s", self.spec, exc)
+            return None
+        self._index += 1
+        return Frame(np.ascontiguousarray(image[:, :, :3]), self._clock(), self._index)
+
+    def close(self) -> None:
+        picam: Any = self._picam
+        if picam is not None:
+            picam.stop()
+            picam.close()
+            self._picam = None
+
+
 class VideoFileSource:
     """The frames of a video file, in order; once, or again and again with ``loop``."""
 
@@ -220,7 +298,9 @@ def open_source(spec: str, simulated: Callable[[], FrameSource] | None = None) -
     caller owns the simulated table it renders); SourceError with a sentence for a bad spec."""
     scheme, sep, rest = spec.partition(":")
     if not sep:
-        raise SourceError(f"frame source {spec!r}: expected camera:N, file:PATH, folder:PATH or sim:")
+        raise SourceError(
+            f"frame source {spec!r}: expected camera:N, picam:N, file:PATH, folder:PATH or sim:"
+        )
     target, _, query = rest.partition("?")
     options = {key: values[-1] for key, values in parse_qs(query).items()}
     loop = options.get("loop", "0") in ("1", "true", "yes")
@@ -233,6 +313,17 @@ def open_source(spec: str, simulated: Callable[[], FrameSource] | None = None) -
             size = (_number(spec, options, "width", 1280), _number(spec, options, "height", 720))
         fps = float(_number(spec, options, "fps", 0)) or None
         return CameraSource(device, size, fps)
+    if scheme == "picam":
+        if target and not target.isdigit():
+            raise SourceError(f"frame source {spec!r}: name the Pi camera by number (picam:0)")
+        size = None
+        if "width" in options or "height" in options:
+            size = (
+                _number(spec, options, "width", PICAM_SIZE[0]),
+                _number(spec, options, "height", PICAM_SIZE[1]),
+            )
+        fps = float(_number(spec, options, "fps", 0)) or None
+        return PicameraSource(int(target or 0), size, fps)
     if scheme == "file":
         return VideoFileSource(Path(target), loop)
     if scheme == "folder":
@@ -241,7 +332,7 @@ def open_source(spec: str, simulated: Callable[[], FrameSource] | None = None) -
         if simulated is None:
             raise SourceError("frame source 'sim:' needs a simulated table (companion demo --camera)")
         return simulated()
-    raise SourceError(f"frame source {spec!r}: unknown kind {scheme!r} (camera, file, folder or sim)")
+    raise SourceError(f"frame source {spec!r}: unknown kind {scheme!r} (camera, picam, file, folder or sim)")
 
 
 def _number(spec: str, options: dict[str, str], key: str, default: int) -> int:

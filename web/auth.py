@@ -1,15 +1,16 @@
 """The table's PIN: who may change the game.
 
-A state-changing request carries the PIN as the ``X-Table-Pin`` header or a ``pin`` form field, or a
-signed session cookie that a phone got by entering the PIN once on the control page. The cookie holds
-a keyed digest of the PIN, never the PIN itself, so a new PIN (a restart without a configured one)
-logs every phone out. Comparisons are constant-time; an address that keeps guessing waits a while.
+A state-changing request comes from a trusted phone (its cookie names a session the table keeps, see
+web.phones: a phone is let in once, by the PIN or a pairing code, and stays in until it logs out, is
+logged out from another phone, or the PIN changes) or carries the PIN itself, as the ``X-Table-Pin``
+header (scripts) or a ``pin`` form field. A PIN offered is always checked, even beside a cookie, and a
+request with the right one is the table owner's: it may act for any seat. Comparisons are
+constant-time; an address that keeps guessing waits a while.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import hmac
 import logging
 import math
@@ -17,17 +18,19 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
-from flask import Flask, current_app, request, session
+from flask import Flask, current_app, g, request
 from werkzeug.exceptions import Forbidden, TooManyRequests
 
 from companion.engine import JSON
+from web import phones
 from web.context import current_session
+from web.trust import Phone
 
 PIN_HEADER = "X-Table-Pin"
 PIN_FIELD = "pin"
-_COOKIE_KEY = "table_pin"
 _GUARD = "companion.pin_guard"
 _MAX_REMEMBERED = 4096
 """Addresses remembered with wrong PINs before quiet ones are forgotten."""
@@ -74,10 +77,10 @@ class PinGuard:
         self.reported_locked = False
         """Whether the table was last told that PIN entry is locked (see ``_tell_the_table``)."""
 
-    def digest(self) -> str:
-        """What a logged-in cookie holds: a digest of the PIN under the app's signing key."""
-        key = str(current_app.config["SECRET_KEY"]).encode()
-        return hmac.new(key, b"table-pin:" + self._pin, hashlib.sha256).hexdigest()
+    def set_pin(self, pin: str) -> None:
+        """A new PIN (changed from a phone): the next checks compare with it."""
+        with self._lock:
+            self._pin = pin.encode()
 
     def locked(self, address: str) -> str | None:
         """Why ``address`` may not try a PIN now (a sentence for the 429), or None when it may."""
@@ -187,42 +190,63 @@ def _tell_the_table(pin_guard: PinGuard) -> None:
     current_session().report_device(_DEVICE, status)
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a state-changing request: a trusted ``phone``, or (None) the table's owner with the PIN."""
+
+    phone: Phone | None
+
+
 def has_cookie() -> bool:
-    """True when this browser entered the right PIN before (and the PIN has not changed since)."""
-    stored = session.get(_COOKIE_KEY)
-    return isinstance(stored, str) and hmac.compare_digest(stored, guard().digest())
+    """True when this browser is a phone the table trusts (it was let in and nobody logged it out)."""
+    return phones.current() is not None
 
 
-def check_request() -> None:
-    """Raises 403 (no or wrong PIN) or 429 (too many wrong PINs) unless the request may change things."""
-    if has_cookie():
-        return
-    pin_guard = guard()
-    _refuse_if_locked(pin_guard)
+def check_request() -> Caller:
+    """The caller of a request that may change things; 403 (no or wrong PIN) or 429 (too many wrong
+    PINs) otherwise. A PIN offered is checked even when the cookie alone would do: a made-up header
+    never passes for the owner's."""
     pin = _offered_pin()
-    if pin is None:
-        raise Forbidden(f"this needs the table's PIN (the {PIN_HEADER} header, or log in on /control)")
-    if not _check(pin_guard, pin):
-        raise Forbidden("wrong PIN: the PIN is printed where the companion was started")
+    if pin is not None:
+        pin_guard = guard()
+        _refuse_if_locked(pin_guard)
+        if not _check(pin_guard, pin):
+            raise Forbidden("wrong PIN: the PIN is printed where the companion was started")
+        caller = Caller(None)
+    else:
+        phone = phones.current()
+        if phone is None:
+            raise Forbidden(
+                f"this needs the table's PIN (the {PIN_HEADER} header, or log in on /control)"
+                " or a phone the table let in"
+            )
+        caller = Caller(phone)
+    g.companion_caller = caller
+    return caller
+
+
+def caller() -> Caller:
+    """The caller ``require_pin`` let through for this request."""
+    found = g.get("companion_caller")
+    return found if isinstance(found, Caller) else check_request()
 
 
 def log_in(pin: str) -> bool:
-    """Checks ``pin`` (counting wrong guesses) and, when right, remembers it in the session cookie."""
+    """Checks ``pin`` (counting wrong guesses) and, when right, lets this browser in as a phone."""
     pin_guard = guard()
     _refuse_if_locked(pin_guard)
     if not _check(pin_guard, pin):
         return False
-    session[_COOKIE_KEY] = pin_guard.digest()
-    session.permanent = True  # a phone at the table stays logged in for the evening
+    phones.admit()
     return True
 
 
 def log_out() -> None:
-    session.pop(_COOKIE_KEY, None)
+    phones.leave()
 
 
 def require_pin(view: Callable[P, R]) -> Callable[P, R]:
-    """Decorates a state-changing view: it runs only with the PIN (header, form field or cookie)."""
+    """Decorates a state-changing view: it runs only for a trusted phone or with the PIN."""
 
     @functools.wraps(view)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:

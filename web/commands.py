@@ -11,11 +11,12 @@ from typing import Any, get_args
 from flask import Response, jsonify
 from werkzeug.exceptions import BadRequest, ServiceUnavailable
 
-from companion.session.contract import Command, CommandKind, Outcome
-from web import limits
+from companion.session.contract import Command, CommandKind, Outcome, Sender
+from web import acting, limits
 from web.context import current_session
 
-KINDS: tuple[str, ...] = get_args(CommandKind)
+KINDS: tuple[str, ...] = tuple(k for k in get_args(CommandKind) if k != "note")
+"""What a client may send: a note is the companion's own record (a seat taken over), never a client's."""
 _FIELDS = {"kind", "payload", "observation"}
 
 # Outcome.error -> HTTP status. A refused action is a conflict with the game's position (409); a body
@@ -24,16 +25,18 @@ STATUS_BY_ERROR: dict[str | None, int] = {
     None: 200,
     "malformed": 400,
     "setup": 400,
+    "forbidden": 403,  # a phone acting for a seat it does not play, or sending another seat's secret
     "illegal": 409,
     "no_game": 409,
     "nothing_to_undo": 409,
     "nothing_to_redo": 409,
     "unavailable": 503,  # the writer did not take the command in time: nothing changed, try again
+    "storage": 503,  # the event log cannot be written (disk full): nothing changed, fine once there is room
     "internal": 500,  # a bug in an engine or the log (logged by the session); nothing changed
 }
 
 
-def parse_command(body: Any, source: str) -> Command:
+def parse_command(body: Any, source: str, sender: Sender | None = None) -> Command:
     """A Command from a decoded JSON body; raises BadRequest saying what is wrong."""
     if not isinstance(body, Mapping):
         raise BadRequest('the body must be a JSON object like {"kind": "undo"}')
@@ -53,7 +56,7 @@ def parse_command(body: Any, source: str) -> Command:
         raise BadRequest("'observation' must be a JSON object or null")
     if kind == "new_game":
         limits.check_player_names(payload)
-    return Command(kind=kind, source=source, payload=dict(payload), observation=observation)
+    return Command(kind=kind, source=source, payload=dict(payload), observation=observation, sender=sender)
 
 
 def json_body() -> Any:
@@ -67,11 +70,9 @@ def outcome_response(outcome: Outcome) -> tuple[Response, int]:
 
 
 def submit_from_request(source: str) -> tuple[Response, int]:
-    """Parses the JSON body, submits it to the session and answers with the Outcome."""
-    from web.seats import check_secret  # seats builds on this module
-
-    command = parse_command(json_body(), source)
-    check_secret(command)
+    """Parses the JSON body, submits it to the session as its sender (web.acting) and answers with the
+    Outcome: a phone's command for a seat it does not play is refused by the session (403)."""
+    command = parse_command(json_body(), source, acting.sender())
     try:
         outcome = current_session().submit(command)
     except TimeoutError:

@@ -22,6 +22,8 @@ class Records(Protocol):
 
     def export_jsonl(self, game_id: int | None = None) -> Iterator[str]: ...
 
+    def replaced_game(self, game_id: int | None = None) -> dict[str, JSON] | None: ...
+
 
 def init_app(app: Flask, session: SessionPort) -> None:
     app.extensions[_SESSION] = session

@@ -15,7 +15,18 @@ log = logging.getLogger(__name__)
 
 def wants_json() -> bool:
     if request.path.startswith(
-        ("/api/", "/stream", "/control/commands", "/control/enrol", "/control/seat", "/control/private")
+        (
+            "/api/",
+            "/stream",
+            "/control/commands",
+            "/control/enrol",
+            "/control/seat",
+            "/control/result",
+            "/control/private",
+            "/control/phones",
+            "/control/pin/change",
+            "/tv/pairing",
+        )
     ):
         return True
     best = request.accept_mimetypes.best_match(["text/html", "application/json"])

@@ -13,7 +13,12 @@ view because the session coalesced them, is right again with the next message::
 The first message of every connection is the full current view (the subscription's first item).
 
 Each stream holds one server thread while it is open, so at most ``SSE_MAX_STREAMS`` are served at
-once (503 beyond, and EventSource retries); a client that goes away is normal and logged at debug.
+once (503 beyond, and EventSource retries; a stream stalled for ``EVICT_STALLED_SECONDS`` gives its
+place to a new screen first); a client that goes away is normal and logged at debug.
+
+Under ``companion serve`` the server lets the app push to a stream's connection, and one thread writes
+every view to every stream (web.fanout: fast with many screens, bounded for clients that do not read);
+elsewhere (the development server, Flask's test client) each stream's generator sends its own views.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 
 from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.exceptions import ServiceUnavailable
@@ -30,6 +35,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from companion.engine import JSON
 from companion.session.contract import Subscription
 from web.context import current_session
+from web.fanout import PUSH_ENVIRON, Client, Fanout, Push
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +44,8 @@ bp = Blueprint("stream", __name__)
 _STREAMS = "companion.streams"
 POLL_SECONDS = 0.5
 """How often an idle stream looks up from its queue to notice a shutdown: bounds shutdown time."""
+EVICT_STALLED_SECONDS = 5.0
+"""With every stream taken, a new screen replaces a stream whose client has read nothing this long."""
 
 
 class Streams:
@@ -50,6 +58,8 @@ class Streams:
         self._lock = threading.Condition()
         self._open = 0
         self._last: tuple[Mapping[str, JSON] | None, bytes] = (None, b"")
+        self.fanout: Fanout | None = None
+        """The pushed streams' writer, made with the first of them."""
 
     def message(self, view: Mapping[str, JSON]) -> bytes:
         """The SSE message of ``view`` as bytes, encoded by the first stream that sends it."""
@@ -65,13 +75,26 @@ class Streams:
         with self._lock:
             return self._open
 
-    def reserve(self) -> bool:
-        """Counts a stream about to open; False (nothing counted) when ``limit`` are open already."""
+    def reserve(self, timeout: float = 0.0) -> bool:
+        """Counts a stream about to open; False (nothing counted) when ``limit`` stay open for
+        ``timeout`` seconds."""
         with self._lock:
-            if self._open >= self.limit:
+            if not self._lock.wait_for(lambda: self._open < self.limit, timeout):
                 return False
             self._open += 1
+            self._lock.notify_all()
             return True
+
+    def fanout_for(self, make: Callable[[], Fanout]) -> Fanout:
+        with self._lock:
+            if self.fanout is None:
+                self.fanout = make()
+            return self.fanout
+
+    def wait_open(self, count: int, timeout: float) -> bool:
+        """True once at least ``count`` streams are open (within ``timeout`` seconds)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._open >= count, timeout)
 
     def closed(self) -> None:
         with self._lock:
@@ -164,26 +187,81 @@ class StartedStream:
         self._body.close()
 
 
+class PushedStream:
+    """A stream written by the fan-out: this (the server's thread for the request) writes the retry hint
+    and the first view, hands the connection to the fan-out, and waits until the stream ends."""
+
+    def __init__(self, streams: Streams, fanout: Fanout, push: Push, retry_ms: int) -> None:
+        self._streams = streams
+        self._fanout = fanout
+        self._client: Client = fanout.open(push)
+        self._retry_ms = retry_ms
+        self._closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        client = self._client
+        yield f"retry: {self._retry_ms}\n\n".encode() + self._streams.message(client.view)
+        self._fanout.activate(client)  # the first chunk is out: the fan-out writes the rest
+        while not client.done.wait(POLL_SECONDS) and not self._streams.stopping.is_set():
+            pass
+        self._fanout.close(client)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._fanout.close(self._client)
+        # Said before the stream stops counting: whoever waits for the count sees the line too.
+        log.debug("a stream client went away after %d views", self._client.sent)
+        self._streams.closed()
+
+
+def _reserve(streams: Streams) -> None:
+    """Counts the new stream, making room by closing a stalled one if every place is taken."""
+    if streams.reserve():
+        return
+    fanout = streams.fanout
+    if fanout is not None and fanout.drop_most_stalled(EVICT_STALLED_SECONDS) and streams.reserve(2.0):
+        return
+    raise ServiceUnavailable(f"{streams.limit} screens are streaming already: close one and retry")
+
+
 @bp.get("/stream")
 def stream() -> Response:
     streams = streams_of(current_app)  # type: ignore[arg-type]  # the proxy is the app
-    if not streams.reserve():
-        raise ServiceUnavailable(f"{streams.limit} screens are streaming already: close one and retry")
+    config = current_app.config
+    _reserve(streams)
+    push = request.environ.get(PUSH_ENVIRON)
+    body: Iterable[bytes]
     try:
-        subscription = current_session().subscribe()
+        session = current_session()
+        if push is not None:
+            fanout = streams.fanout_for(
+                lambda: Fanout(
+                    session,
+                    streams.message,
+                    keepalive=float(config["SSE_KEEPALIVE"]),
+                    stall_seconds=float(config["SSE_STALL_SECONDS"]),
+                    stopping=streams.stopping,
+                )
+            )
+            body = PushedStream(streams, fanout, push, int(config["SSE_RETRY_MS"]))
+        else:
+            body = StartedStream(
+                events(
+                    session.subscribe(),
+                    streams,
+                    keepalive=float(config["SSE_KEEPALIVE"]),
+                    retry_ms=int(config["SSE_RETRY_MS"]),
+                    # waitress tells when the client's socket closed (other servers: at the next write).
+                    client_gone=request.environ.get("waitress.client_disconnected") or (lambda: False),
+                )
+            )
     except BaseException:
         streams.closed()
         raise
-    body = events(
-        subscription,
-        streams,
-        keepalive=float(current_app.config["SSE_KEEPALIVE"]),
-        retry_ms=int(current_app.config["SSE_RETRY_MS"]),
-        # waitress tells when the client's socket closed (other servers: found at the next write).
-        client_gone=request.environ.get("waitress.client_disconnected") or (lambda: False),
-    )
     return Response(
-        StartedStream(body),
+        body,
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -16,16 +16,35 @@ SUBCOMMAND_MODULES = (
     "companion.cli.score",
     "companion.cli.extras",
     "companion.cli.serve",
+    "companion.cli.hall",
     "companion.cli.demo",
     "companion.cli.bench",
     "companion.cli.devices",
     "companion.cli.enrol",
     "companion.cli.vision",
+    "companion.cli.doctor",
 )
 
 
+DESCRIPTION = """Table Companion: the rules, the scores and a TV scoreboard beside a real tabletop game.
+Players keep their cards, dice and figures; phones answer what the table cannot read."""
+
+EPILOG = """start here:
+  companion demo              a simulated table plays a game by itself: open the TV and phone pages
+  companion serve             the table's server (TV scoreboard, phone control page, JSON API)
+  companion devices           the boards and sensors this machine sees
+  companion COMMAND --help    what each command takes
+
+docs: README.md and docs/ (docs/api.md: pages, phones, the API)"""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -6,8 +6,13 @@ import argparse
 import importlib
 
 BENCH_MODULES = (
+    "companion.cli.bench_hall",
     "companion.cli.bench_latency",
     "companion.cli.bench_link",
+    "companion.cli.bench_load",
+    "companion.cli.bench_session",
+    "companion.cli.bench_service",
+    "companion.cli.bench_sensors",
     "companion.cli.bench_tag",
 )
 

@@ -32,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seconds to wait for the backlog after the last event",
     )
     parser.add_argument("--tag-samples", type=int, default=400, help="tag on/off pairs on the clean link")
+    parser.add_argument(
+        "--outbox",
+        type=int,
+        default=4096,
+        help="events the device holds unacknowledged before dropping the oldest (a smaller board's limit)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
 
@@ -55,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             drain_timeout=args.drain_timeout,
             tag_samples=args.tag_samples,
+            outbox_limit=args.outbox,
         )
     )
     if args.json:

@@ -112,12 +112,12 @@ class TimedDevice:
 
 
 def measure(events: int, settle_ms: int, seed: int, game: str | None = None) -> dict[str, Any]:
-    from companion.cli.demo import SessionTable
+    from companion.cli.demo import SessionTable, device_settings, dice_ids, table_section
     from companion.dice import Dice
     from companion.session import Session
     from companion.table import normalise_uid
     from firmware_bridge.link import HostLink
-    from firmware_bridge.virtual import VirtualSettings, VirtualTable
+    from firmware_bridge.virtual import VirtualTable
 
     bundle = bench_bundle(game)
     rng = random.Random(seed)
@@ -125,7 +125,8 @@ def measure(events: int, settle_ms: int, seed: int, game: str | None = None) -> 
     assert kit is not None
     seats = min(len(kit.players), bundle.load_engine().max_players)
     layout = kit.layout(seats)
-    section = {**layout.table, "settle_ms": settle_ms, "removal_ms": REMOVAL_MS}
+    section = {**table_section(layout), "settle_ms": settle_ms, "removal_ms": REMOVAL_MS}
+    dice = Dice.load()
     brain = DemoBrain(kit, rng)
     setup = {
         "game": bundle.name,
@@ -142,9 +143,7 @@ def measure(events: int, settle_ms: int, seed: int, game: str | None = None) -> 
         for uid, card in kit.tags().items():
             registry.enrol(normalise_uid(uid), bundle.name, card)
         table = Table(session, TableConfig.from_mapping(section), registry)
-        device = VirtualTable(
-            VirtualSettings(readers=layout.readers, dice=layout.dice, buttons=layout.buttons, seed=seed)
-        )
+        device = VirtualTable(device_settings(layout, dice, seed=seed))
         link = HostLink(device.start(), on_observation=table.observe)
         views = Views(session)
         try:
@@ -152,9 +151,8 @@ def measure(events: int, settle_ms: int, seed: int, game: str | None = None) -> 
             link.start()
             if not _wait(lambda: link.status()["state"] == "connected", 5.0):
                 raise RuntimeError("the virtual table did not connect")
-            dice = {d["kind"]: int(d["id"]) for d in link.status()["capabilities"]["dice"]}
             timed = TimedDevice(device, session)
-            hands = kit.hands(SessionTable(session, Dice.load(), dice), timed)
+            hands = kit.hands(SessionTable(session, dice, dice_ids(layout)), timed)
             while len(ms) + lost < events:
                 position = session.position()
                 if not position.playing:

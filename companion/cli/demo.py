@@ -28,7 +28,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.bundle import DemoHands, DemoKit, GameBundle, LivePosition
+from companion.bundle import DemoHands, DemoKit, DemoLayout, GameBundle, LivePosition
+from companion.cli.hall_wiring import hall_publishing
 from companion.cli.serve import (
     ServerError,
     add_server_arguments,
@@ -117,6 +118,7 @@ class SimulatedTable:
             now = self._clock()
             if self._over_since is None:
                 self._over_since = now
+                self._tell_game_over()
             elif now - self._over_since >= GAME_OVER_SECONDS:
                 self._over_since = None
                 self.new_game()
@@ -133,6 +135,18 @@ class SimulatedTable:
         if not outcome.accepted:
             # Someone at the control page got there first: the next step reads the new position.
             log.info("demo action %s refused: %s", payload, outcome.reason)
+
+    def _tell_game_over(self) -> None:
+        """One line for the journal: how the game was played, and when the next one starts."""
+        hands = self._hands
+        made = ""
+        if hands is not None and isinstance(getattr(hands, "physical", None), int):
+            late = getattr(hands, "late", 0)
+            made = (
+                f": {hands.physical} moves made at the table, {getattr(hands, 'direct', 0)} entered as"
+                f" from the control page ({late} the table did not take up in time)"
+            )
+        log.info("the demo's game is over%s; the next one starts in %.0f s", made, GAME_OVER_SECONDS)
 
 
 class SessionTable:
@@ -222,13 +236,14 @@ def run(args: argparse.Namespace) -> int:
                 print(f"companion demo: {exc}", file=sys.stderr)
                 return 1
             try:
-                if args.no_device:
-                    with serving(settings, session) as server:
-                        print_banner(settings, server.port)
-                        table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), seats=seats)
-                        play(table, STEP_SECONDS / args.speed, stop)
-                else:
-                    _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop, camera)
+                with hall_publishing(settings, session):  # with [hall] in --config, the demo joins a hall
+                    if args.no_device:
+                        with serving(settings, session) as server:
+                            print_banner(settings, server)
+                            table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng), seats=seats)
+                            play(table, STEP_SECONDS / args.speed, stop)
+                    else:
+                        _run_with_device(settings, session, bundle, kit, rng, seats, args.speed, stop, camera)
             except ServerError as exc:  # the port is taken
                 print(f"companion demo: {exc}", file=sys.stderr)
                 return 1
@@ -250,21 +265,15 @@ def _run_with_device(
 ) -> None:
     """The virtual device on a pty, wired like ``companion serve`` wires a real one; with ``camera``
     (a ``vision.camera_table.CameraDemo``) the cards lie on its rendered mat instead of on readers."""
-    from firmware_bridge.virtual import VirtualSettings, VirtualTable
+    from firmware_bridge.virtual import VirtualTable
 
     layout = kit.layout(seats)
-    device = VirtualTable(
-        VirtualSettings(
-            readers=layout.readers,
-            dice=layout.dice,
-            buttons=layout.buttons,
-            device_id="demo-table",
-            seed=rng.randrange(2**32),
-        )
-    )
+    dice = Dice.load()
+    device = VirtualTable(device_settings(layout, dice, device_id="demo-table", seed=rng.randrange(2**32)))
     port = device.start()
     try:
-        section = dict(layout.table) if camera is None else camera.table_section(layout.table)
+        section = table_section(layout)
+        section = section if camera is None else camera.table_section(section)
         wired_settings = settings.with_overrides(
             serial_port=port,
             extra={**settings.extra, "table": section},
@@ -274,15 +283,37 @@ def _run_with_device(
             adapters(wired_settings, session, camera.source if camera else None) as wired,
             serving(wired_settings, session, wired.table) as server,
         ):
-            print_banner(settings, server.port)
+            print_banner(settings, server)
             enrol_tags(settings.db, bundle.name, kit.tags())
-            dice = Dice.load()
             hands_on = device if camera is None else camera.device(device, wired.camera)
-            hands = kit.hands(SessionTable(session, dice, _device_dice(wired.link, stop)), hands_on)
+            hands = kit.hands(SessionTable(session, dice, dice_ids(layout)), hands_on)
             table = SimulatedTable(session, bundle, kit, DemoBrain(kit, rng, dice), hands, seats=seats)
             play(table, STEP_SECONDS / speed, stop)
     finally:
         device.stop()
+
+
+def device_settings(layout: DemoLayout, dice: Dice, **settings: Any) -> Any:
+    """The virtual device of a demo layout (``VirtualSettings``): its dice count faces, as the board's
+    CONFIG does; what they are is the layout's ``[table.dice]`` (``table_section``)."""
+    from firmware_bridge.virtual import VirtualSettings
+
+    return VirtualSettings(
+        readers=layout.readers,
+        dice=tuple((die, dice[kind].sides) for die, kind in layout.dice),
+        buttons=layout.buttons,
+        **settings,
+    )
+
+
+def table_section(layout: DemoLayout) -> dict[str, Any]:
+    """The layout's ``[table]`` settings, with ``[table.dice]`` naming each of its device dice."""
+    return {"dice": {str(die): kind for die, kind in layout.dice}, **layout.table}
+
+
+def dice_ids(layout: DemoLayout) -> dict[str, int]:
+    """Die kind -> the device die that is it, for the demo's hands (``SessionTable``)."""
+    return {kind: die for die, kind in layout.dice}
 
 
 def _camera_demo(
@@ -305,16 +336,3 @@ def enrol_tags(db: Path, game: str, tags: Mapping[str, str]) -> None:
             registry.enrol(normalise_uid(uid), game, card)
     finally:
         registry.close()
-
-
-def _device_dice(link: Any, stop: threading.Event, timeout: float = 10.0) -> dict[str, int]:
-    """Die kind → device die id from the device's hello (waits, bounded, for the link to connect)."""
-    waited = 0.0
-    while waited < timeout and not stop.is_set():
-        status = link.status()
-        if status["state"] == "connected" and status["capabilities"]:
-            return {d["kind"]: int(d["id"]) for d in status["capabilities"]["dice"]}
-        stop.wait(0.05)
-        waited += 0.05
-    log.warning("the virtual table did not connect in %.0f s: rolls go through the control page", timeout)
-    return {}

@@ -10,18 +10,23 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
-import socket
 import sys
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.cli.hall_wiring import hall_publishing
+from companion.cli.sensors import check_sensor_settings
+from companion.cli.service import systemd_service
 from companion.cli.wiring import adapters
-from companion.settings import Settings, SettingsError, load_settings
+from companion.datadir import EVENT_LOG, data_dir, default_db
+from companion.settings import LOG_LEVELS, Settings, SettingsError, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -32,15 +37,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def port_number(text: str) -> int:
+    """A TCP port for argparse: 0 (any free port) to 65535, never wrapped round."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535 (0: any free port)")
+    return port
+
+
+def log_level(text: str) -> str:
+    level = text.upper()
+    if level not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r}: use one of {', '.join(LOG_LEVELS)}")
+    return level
+
+
 def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="settings file (TOML); flags override it")
     parser.add_argument("--host", help="interface to listen on (default 0.0.0.0)")
-    parser.add_argument("--port", type=int, help="port to listen on (default 8000)")
-    parser.add_argument("--db", type=Path, help="event log (SQLite file)")
-    parser.add_argument("--pin", help="the table's PIN (default: a new one, printed at start)")
+    parser.add_argument("--port", type=port_number, help="port to listen on (default 8000; 0: any free port)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help=f"event log (SQLite file; default: {EVENT_LOG} in {data_dir()}, printed at start)",
+    )
+    parser.add_argument("--pin", help="the table's PIN (default: one made once and kept, printed at start)")
     parser.add_argument("--public-url", help="base URL phones use, for the QR code")
     parser.add_argument("--game", help="the game the new-game form offers first (its registry name)")
-    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
+    parser.add_argument("--log-level", type=log_level, help="DEBUG, INFO, WARNING or ERROR (default INFO)")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -56,26 +83,41 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             log_level=args.log_level,
             game=args.game,
         )
-        .resolved_pin()
         .checked_game()
     )
 
 
 def configure_logging(level: str) -> None:
-    """Logs to stdout for journald; configured here, at the entry point, only."""
+    """Logs to stdout for journald; configured here, at the entry point, only. Under systemd each line
+    carries its syslog priority for journald (``companion.sdnotify.JournalFormatter``)."""
+    from companion.sdnotify import JournalFormatter, under_journald
+
     logging.basicConfig(
         level=getattr(logging, level.upper(), logging.INFO),
         stream=sys.stdout,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if under_journald(os.environ, sys.stdout):
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JournalFormatter())
 
 
 SPARE_THREADS = 8
 """Threads beyond the stream limit, kept for pages, API calls and commands while every screen streams."""
 
-MAX_BUFFERED_BODY = 16 * 1024 * 1024
+IDLE_CONNECTIONS = 1024
+"""Connections beyond the threads that may sit idle (opened, no request yet, closed after 5 s) before the
+oldest of them is closed for each new one (companion.cli.httpserver): browsers open spare ones, an
+attacker hundreds; past this many, eviction keeps the server accepting but costs it a churn of sockets."""
+
+FD_RESERVE = 64
+"""File descriptors kept for everything but connections: the event log, its readers, serial, pipes."""
+
+MAX_BUFFERED_BODY = 1024 * 1024
 """Bodies up to this are read whole and refused by the app (413 in JSON, see web.limits); a larger
-declared body is refused by the server before it is read (its own plain-text 413)."""
+declared body is refused by the server before it is read (its own plain-text 413). Kept small because
+waitress spools what it reads to temporary files: a LAN peer sending large bodies on every socket the
+server allows must not fill the Pi's card (1,024 sockets x 1 MB at worst)."""
 
 
 class ServerError(RuntimeError):
@@ -86,32 +128,6 @@ def wasyncore_close_all(socket_map: dict[int, Any]) -> None:
     from waitress import wasyncore
 
     wasyncore.close_all(socket_map)
-
-
-def _one_request_server_class() -> type:
-    """waitress's TCP server answering one request per connection (``Connection: close``).
-
-    Why not keep-alive: a browser reuses an idle kept-alive socket for its next request, and a socket
-    whose path died silently (the TV's Wi-Fi re-associated, a phone moved between access points) swallows
-    that request until the browser gives up. The pages' watchdog and the phones' commands rely on a
-    fresh connection answering at once or failing at once; a new TCP connection on a LAN costs ~1 ms.
-    """
-    from waitress.channel import HTTPChannel
-    from waitress.server import TcpWSGIServer
-    from waitress.task import WSGITask
-
-    class OneRequestTask(WSGITask):  # type: ignore[misc]
-        def build_response_header(self) -> bytes:
-            self.set_close_on_finish()
-            return bytes(super().build_response_header())
-
-    class OneRequestChannel(HTTPChannel):  # type: ignore[misc]
-        task_class = OneRequestTask
-
-    class OneRequestServer(TcpWSGIServer):  # type: ignore[misc]
-        channel_class = OneRequestChannel
-
-    return OneRequestServer
 
 
 class _QuietDisconnects(logging.Filter):
@@ -129,25 +145,34 @@ class Server:
     """The Flask app on waitress: a production WSGI server whose event loop runs on a background thread.
 
     waitress reads requests and writes answers from one event loop, and runs the app on a fixed pool
-    of threads. Each SSE client holds one pool thread for as long as it is connected (its generator
-    sleeps on its queue), so the pool is sized from the app's stream limit (``SSE_MAX_STREAMS``, whose
-    excess streams are refused with 503) plus SPARE_THREADS for everything else: a full house of TVs
-    never starves the phones' commands. Each SSE message is one chunk that waitress sends at once from
-    the app's thread (no output buffering since waitress 2), with Nagle's algorithm off. Every
-    connection carries one request (see ``_one_request_server_class``).
+    of threads. Each SSE client holds one pool thread for as long as it is connected (it waits while
+    web.fanout's one thread writes its views), so the pool is sized from the app's stream limit
+    (``SSE_MAX_STREAMS``, whose excess streams are refused with 503) plus SPARE_THREADS for everything
+    else: a full house of TVs never starves the phones' commands. The connection limit adds room for
+    IDLE_CONNECTIONS sockets without a request; companion.cli.httpserver keeps idle, slow and unread
+    connections from holding the server (one request per connection, deadlines, eviction).
     """
 
     def __init__(self, app: Any, host: str, port: int) -> None:
         from waitress.adjustments import Adjustments
         from waitress.task import ThreadedTaskDispatcher
 
+        from companion.cli.httpserver import ANSWER_SECONDS, OneRequestServer
+
         self.app = app
         self._map: dict[int, Any] = {}
         self._stopping = threading.Event()
+        threads = int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS
         adj = Adjustments(
             host=host,
             port=port,
-            threads=int(app.config.get("SSE_MAX_STREAMS", 24)) + SPARE_THREADS,
+            threads=threads,
+            # Every stream, every spare thread's request and a crowd of idle sockets: sized with the
+            # stream limit (waitress's default of 100 froze the server at 97 streams, or 100 idle sockets).
+            connection_limit=connection_limit(threads + IDLE_CONNECTIONS),
+            # waitress's own upkeep, every second: the tighter limits are OneRequestServer.tidy's.
+            cleanup_interval=1,
+            channel_timeout=int(ANSWER_SECONDS),
             max_request_body_size=MAX_BUFFERED_BODY,
             ident="table-companion",
             # A socket error is a client gone mid-answer (a TV switched off while its stream was
@@ -160,7 +185,7 @@ class Server:
         )
         self._dispatcher = ThreadedTaskDispatcher()
         self._dispatcher.set_thread_count(adj.threads)
-        server_class = _one_request_server_class()
+        server_class = OneRequestServer
         try:
             # One listening socket per address the host resolves to (as waitress's create_server).
             self._servers = [
@@ -179,6 +204,11 @@ class Server:
         return int(self._server.effective_port)
 
     @property
+    def running(self) -> bool:
+        """The server's loop thread is alive (the systemd watchdog asks)."""
+        return self._thread.is_alive()
+
+    @property
     def threads(self) -> int:
         return int(self._server.adj.threads)
 
@@ -191,8 +221,13 @@ class Server:
 
         # One poll at a time, so a stop is noticed within the poll timeout and everything closes here,
         # on the loop's own thread (waitress's run() only ends when its map is emptied under it).
+        next_tidy = 0.0
         while not self._stopping.is_set():
             wasyncore.loop(timeout=0.2, map=self._map, use_poll=True, count=1)
+            if self._servers[0].to_close or time.monotonic() >= next_tidy:
+                for server in self._servers:
+                    server.tidy()
+                next_tidy = time.monotonic() + 0.25
         self._dispatcher.shutdown(timeout=5)
         wasyncore.close_all(self._map)
 
@@ -209,14 +244,30 @@ class Server:
             wasyncore_close_all(self._map)
 
 
-def lan_address() -> str:
-    """This machine's address on the LAN (no packet is sent: UDP connect only picks a route)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+def connection_limit(wanted: int) -> int:
+    """``wanted`` connections, raising this process's open-file limit to fit them when the system
+    allows (a Pi's default soft limit is 1024), else as many as fit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = wanted + FD_RESERVE
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        raised = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
         try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(16, min(wanted, soft - FD_RESERVE))
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (web.qr finds it; imported here only when asked)."""
+    from web.qr import lan_address as find
+
+    return find()
 
 
 def base_url(settings: Settings, port: int) -> str:
@@ -228,10 +279,31 @@ def base_url(settings: Settings, port: int) -> str:
     return f"http://{host}:{port}"
 
 
+def data_folder(settings: Settings) -> None:
+    """Makes the table's own data folder the first time; a folder named in the settings must exist
+    (a mistyped ``--db`` must not quietly start an empty table somewhere new). EventLogError if not."""
+    from companion.session import EventLogError
+
+    folder = settings.db.parent
+    if folder.is_dir():
+        return
+    if settings.db != default_db():
+        raise EventLogError(
+            f"{settings.db}: the folder {folder} does not exist (create it, or leave --db out)"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EventLogError(f"cannot create the data folder {folder} ({exc.strerror})") from None
+    log.info("created the data folder %s", folder)
+
+
 def open_session(settings: Settings) -> Any:
     """The real session over the settings' event log, started (resumes the game in the log)."""
     from companion.games import game_finder
     from companion.session import Session
+
+    data_folder(settings)
 
     # EventLogError when the log is damaged, newer or locked; engines use the owner's [data] files.
     session = Session(settings.db, game_finder(settings.game_data))
@@ -249,8 +321,9 @@ def serving(
 
     app = create_app({**settings.web_config(), **(web or {})}, session, table)
     server = Server(app, settings.host, settings.port)
-    if not settings.public_url and settings.host in ("0.0.0.0", "", "::"):
-        # The TV on the Pi opens 127.0.0.1, which a phone cannot reach: the QR code needs the LAN address.
+    if not settings.public_url:
+        # The QR code carries this machine's address, never a Host header a request made up (and the TV
+        # on the Pi opens 127.0.0.1, which a phone cannot reach).
         app.config["PUBLIC_URL"] = base_url(settings, server.port)
     server.start()
     try:
@@ -259,11 +332,15 @@ def serving(
         server.stop()
 
 
-def print_banner(settings: Settings, port: int) -> None:
-    url = base_url(settings, port)
+def print_banner(settings: Settings, server: Server) -> None:
+    """Where to point the TV and the phones, and the PIN (the settings', else the one the table keeps
+    from start to start: phones stay logged in, and the TV lets new ones join without it)."""
+    url = base_url(settings, server.port)
     print(f"TV scoreboard: {url}/", flush=True)
     print(f"Control page:  {url}/control", flush=True)
-    print(f"Table PIN:     {settings.pin}", flush=True)
+    kept = "" if settings.pin else "  (kept from start to start; change it on the control page)"
+    print(f"Table PIN:     {server.app.config['TABLE_PIN']}{kept}", flush=True)
+    print(f"Event log:     {settings.db.resolve()}", flush=True)
 
 
 @contextmanager
@@ -286,6 +363,7 @@ def stop_on_signal() -> Iterator[threading.Event]:
 def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
+        check_sensor_settings(settings)
     except SettingsError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
@@ -299,10 +377,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"companion serve: {exc}", file=sys.stderr)
             return 1
         try:
-            with adapters(settings, session) as wired, serving(settings, session, wired.table) as server:
-                print_banner(settings, server.port)
-                while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
-                    pass
+            with (
+                adapters(settings, session) as wired,
+                hall_publishing(settings, session),
+                serving(settings, session, wired.table) as server,
+            ):
+                print_banner(settings, server)
+                with systemd_service(session, server, base_url(settings, server.port)):
+                    while not stop.wait(timeout=1.0):  # a timed wait lets the signal handler run promptly
+                        pass
         except ServerError as exc:
             print(f"companion serve: {exc}", file=sys.stderr)
             return 1

@@ -9,7 +9,9 @@ Wiring only: which adapter exists is decided by configuration, what each does li
 * the GPIO stack (when ``[hardware.gpio]`` is present);
 * the camera (when ``[camera]`` is present): its cards go to the table on their own path, its status
   becomes the view's ``devices["camera"]``; it follows the game being played (that game's mat and
-  faces); a camera that cannot start says why there and the table plays on.
+  faces); a camera that cannot start says why there and the table plays on;
+* the sensors beside the bridge (``[hardware.mfrc522]``, ``[[hardware.hid_readers]]``,
+  ``[[hardware.ble_dice]]``), built by ``companion.cli.sensors``.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from companion.cli.sensors import start_sensors
 from companion.session.contract import SessionPort
 from companion.settings import Settings
-from companion.table import Table, TableConfig, TagRegistry
+from companion.table import DiceOwners, Table, TableConfig, TagRegistry
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,8 @@ class Adapters:
     """The ``hardware.stack.GpioStack`` when ``[hardware.gpio]`` is configured."""
     camera: Any | None = None
     """The ``vision.service.CameraService`` when ``[camera]`` is configured (and could start)."""
+    sensors: dict[str, Any] = field(default_factory=dict)
+    """The sensors beside the bridge that started (``companion.cli.sensors``), by device name."""
 
 
 def serial_port(settings: Settings) -> str | None:
@@ -68,7 +73,11 @@ def adapters(settings: Settings, session: SessionPort, frames: Any | None = None
     with ExitStack() as stack:
         registry = TagRegistry.open(settings.db)
         stack.callback(registry.close)
-        table = Table(session, TableConfig.from_mapping(settings.extra.get("table", {})), registry)
+        owners = DiceOwners.open(settings.db)
+        stack.callback(owners.close)
+        table = Table(
+            session, TableConfig.from_mapping(settings.extra.get("table", {})), registry, owners=owners
+        )
         table.start()
         stack.callback(table.stop)
         wired = Adapters(table)
@@ -84,6 +93,7 @@ def adapters(settings: Settings, session: SessionPort, frames: Any | None = None
             wired.camera = _start_camera(settings, session, table, frames)
             if wired.camera is not None:
                 stack.callback(wired.camera.stop)
+        wired.sensors = start_sensors(settings, session, table.observe, stack)
         yield wired
 
 

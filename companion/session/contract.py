@@ -13,10 +13,29 @@ from typing import Literal, Protocol
 from companion.bundle import LivePosition
 from companion.engine import JSON, Event
 
-CommandKind = Literal["act", "undo", "redo", "new_game", "end_game"]
+CommandKind = Literal["act", "undo", "redo", "new_game", "end_game", "resume", "note"]
 Source = str
 """Where a command came from: "control", "api", "table", "gpio", "firmware" (a button on the
 microcontroller), "demo", "cli"."""
+
+
+@dataclass(frozen=True)
+class Sender:
+    """The phone a command came from, checked by the session against ``Game.actor`` in the very position
+    the command meets (nothing can slip in between the check and the move).
+
+    ``seat``: the seat this phone plays. It may send only actions whose actor is that seat or None (what
+    any seat may do for the table: a hand correction), and undo or redo only such actions. None: a
+    shared phone (a scribe), which acts for every seat but may not send, undo or redo a secret action
+    (``Game.secret_action``). ``rolls``: whether a phone that plays a seat enters its own seat's dice
+    (False: the table's dice or a shared phone enter every roll).
+
+    A command without a sender comes from the table itself (readers, buttons, the CLI) or from its
+    owner (a script with the table's PIN), and may do anything.
+    """
+
+    seat: int | None = None
+    rolls: bool = True
 
 
 @dataclass(frozen=True)
@@ -26,13 +45,22 @@ class Command:
     kind "act": ``payload`` is the game action as JSON (``{"kind": "place", ...}``).
     kind "new_game": ``payload`` is a setup (``Setup.to_json()`` shape).
     kind "undo" / "redo" / "end_game": ``payload`` is empty.
+    kind "resume": ``payload`` is ``{"game_id": N}``, a game a new game (or another resume) set aside
+    before its end: it becomes the current game again, where it was left, and the game being played is
+    set aside in its turn (resumable too).
+    kind "note": a record of the current game that changes nothing in it (a seat taken over by another
+    phone): ``payload`` is ``{"event": "SeatTakenOver", "text": "a sentence for the players", "data":
+    {...}}``; it is stored, shown in the history and the view's ``last_change``, and never replayed,
+    undone or redone.
     ``observation`` records what the table saw, if anything (stored with the input, for replay audits).
+    ``sender``: the phone it came from, if any (see ``Sender``).
     """
 
     kind: CommandKind
     source: Source
     payload: Mapping[str, JSON] = field(default_factory=dict)
     observation: Mapping[str, JSON] | None = None
+    sender: Sender | None = None
 
 
 OutcomeError = Literal[
@@ -42,7 +70,9 @@ OutcomeError = Literal[
     "nothing_to_undo",
     "nothing_to_redo",
     "setup",  # new_game: unknown game, bad players or options (SetupError)
+    "forbidden",  # the sender's phone may not do this: another seat's decision, or a secret (Sender)
     "internal",  # an unexpected error in the engine or the log; logged, nothing changed
+    "storage",  # the event log cannot be written (disk full: "storage full: nothing was recorded")
     "unavailable",  # the session is not running, or did not take the command in time; nothing changed
 ]
 """Why a command was rejected. A rejected command never changes the state or the log."""
@@ -108,6 +138,8 @@ PUBLISHED_VIEW_KEYS = (
     # (Game.public_action) of an act, else None} of the latest input, or None
     "can_undo",  # bool
     "can_redo",  # bool
+    "undo_move",  # {"actor": seat | None, "secret": bool} of what undo would take back, or None
+    "redo_move",  # the same for redo
     "devices",  # {name: status dict} as reported by adapters (see report_device)
     "notices",  # [{"level": "info"|"warning", "text": str, "source": str}] e.g. an unknown tag
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 
 from companion.session.views import PublishedView
 
@@ -15,8 +16,13 @@ from companion.session.views import PublishedView
 class Subscriber:
     """One reader's queue of views (implements ``companion.session.contract.Subscription``)."""
 
-    def __init__(self, feed: Feed, first: PublishedView, depth: int) -> None:
+    def __init__(
+        self, feed: Feed, first: PublishedView, depth: int, notify: Callable[[], None] | None = None
+    ) -> None:
         self._feed = feed
+        self._notify = notify
+        """Called (on the writer's thread, after the view is queued) so a reader that waits on many
+        feeds in one event loop (the hall publisher) needs no thread per feed; must not block."""
         self._items: deque[PublishedView] = deque([first], maxlen=depth)
         self._ready = threading.Condition(threading.Lock())
         self._dropped = 0
@@ -51,6 +57,8 @@ class Subscriber:
                 self._dropped += 1  # the deque drops the oldest on append
             self._items.append(view)
             self._ready.notify()
+        if self._notify is not None:
+            self._notify()
 
     def _shut(self) -> None:
         with self._ready:
@@ -74,10 +82,10 @@ class Feed:
     def latest(self) -> PublishedView:
         return self._latest
 
-    def subscribe(self) -> Subscriber:
+    def subscribe(self, notify: Callable[[], None] | None = None) -> Subscriber:
         # Under the lock, so a view published meanwhile is either the first item or queued after it.
         with self._lock:
-            subscriber = Subscriber(self, self._latest, self._depth)
+            subscriber = Subscriber(self, self._latest, self._depth, notify)
             self._subscribers.add(subscriber)
         return subscriber
 

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import JSON, Game, Setup
+from companion.engine import JSON, ActionError, Game, Setup
 from companion.session.run import Applied, GameRun
-from companion.session.store import EventLog, InputRow, ReplayRow
+from companion.session.store import EventLog, GameRow, InputRow, ReplayRow
 
 logger = logging.getLogger(__name__)
 
@@ -76,12 +76,23 @@ def _snapshot(log: EventLog, game: Game, game_id: int, applied: list[Applied]) -
             continue  # covers an undone action (should have been dropped with the undo)
         try:
             return index[seq] + 1, pickle.loads(blob), seq
-        except Exception:
-            logger.warning("snapshot of game %s at #%s cannot be read; trying an older one", game_id, seq)
+        except Exception as exc:
+            logger.warning(
+                "snapshot of game %s at #%s cannot be read (%s); trying an older one",
+                game_id,
+                seq,
+                _reason(exc),
+            )
     return 0, None, None
 
 
+def _reason(exc: BaseException) -> str:
+    """An exception as the words of a notice: its message, or its type when it has none."""
+    return str(exc) or type(exc).__name__
+
+
 def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int) -> Resumed:
+    """The current game (the one of the latest input) rebuilt from the log, at start."""
     started = time.perf_counter()
     last = log.last_input()
     seq = last.seq if last else 0
@@ -89,15 +100,38 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
     if row is None:
         return Resumed(None, seq, change_of(last), ResumeStats())
     try:
+        run, stats, problems = rebuild(log, find_game, row, snapshot_every, started)
+    except UnresumableGame as exc:
+        return Resumed(None, seq, change_of(last), ResumeStats(game_id=row.id), (str(exc),))
+    return Resumed(run, seq, change_of(last), stats, problems)
+
+
+class UnresumableGame(Exception):
+    """A game this program cannot play: unknown to it (a newer log, a bundle not installed) or a
+    setup its rules refuse now. The message is the players' sentence."""
+
+
+def rebuild(
+    log: EventLog,
+    find_game: Callable[[str], Game],
+    row: GameRow,
+    snapshot_every: int,
+    started: float | None = None,
+) -> tuple[GameRun, ResumeStats, tuple[str, ...]]:
+    """Game ``row`` rebuilt from its inputs (from its newest usable snapshot), with how, and the
+    problems met (an input the rules no longer accept: the position stops before it). Raises
+    UnresumableGame."""
+    started = time.perf_counter() if started is None else started
+    try:
         game = find_game(row.game)
         setup = Setup.from_json(json.loads(row.setup))
         initial = game.new_game(setup)
     except Exception as exc:
-        # A game this program does not know (a newer log, a bundle not installed): a notice, no traceback.
-        problem = f"game #{row.id} ({row.game}) cannot be resumed: {exc}"
-        logger.warning("%s", problem)
-        logger.debug("why game %s cannot be resumed", row.id, exc_info=True)
-        return Resumed(None, seq, change_of(last), ResumeStats(game_id=row.id), (problem,))
+        # A game this program does not know (a newer log, a bundle not installed) or a setup its rules
+        # refuse now: a notice and one warning. Anything else is a bug: its traceback goes with it.
+        problem = f"game #{row.id} ({row.game}) cannot be resumed: {_reason(exc)}"
+        logger.warning("%s", problem, exc_info=not isinstance(exc, ValueError))
+        raise UnresumableGame(problem) from exc
     if game.rules_version != row.rules_version:
         logger.warning(
             "game %s started under rules %s, resuming under %s", row.id, row.rules_version, game.rules_version
@@ -110,10 +144,11 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
         run.adopt(applied, redo, count, initial if state is None else state)
     except Exception as exc:
         # The rules changed under a stored input: keep the position up to it and say so.
+        # The engine's refusal is its own explanation; any other error is a bug, logged with its traceback.
         bad = applied[len(run.applied)]
-        problems.append(f"input #{bad.seq} no longer applies under rules {game.rules_version}: {exc}")
-        logger.warning("game %s: %s", row.id, problems[-1])
-        logger.debug("why input #%s no longer applies", bad.seq, exc_info=True)
+        rules = game.rules_version
+        problems.append(f"input #{bad.seq} no longer applies under rules {rules}: {_reason(exc)}")
+        logger.warning("game %s: %s", row.id, problems[-1], exc_info=not isinstance(exc, ActionError))
         run.redo.clear()
     stats = ResumeStats(
         game_id=row.id,
@@ -122,4 +157,4 @@ def resume(log: EventLog, find_game: Callable[[str], Game], snapshot_every: int)
         snapshot_seq=snapshot_seq,
         seconds=time.perf_counter() - started,
     )
-    return Resumed(run, seq, change_of(last), stats, tuple(problems))
+    return run, stats, tuple(problems)

@@ -63,6 +63,7 @@ class GameRun:
     _checkpoints: dict[int, Any] = field(default_factory=dict)
     _recent: deque[tuple[int, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_POSITIONS))
     _view: dict[str, JSON] | None = None
+    _moves: tuple[tuple[int, int, bool], tuple[dict[str, JSON] | None, dict[str, JSON] | None]] | None = None
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -134,8 +135,30 @@ class GameRun:
             self.applied.append(item)
             if len(self.applied) % self.checkpoint_every == 0:
                 self._checkpoints[len(self.applied)] = state
+            self._recent.append((len(self.applied), state))  # undo's position, without a second replay
             self.state = state
         self._view = None
+
+    def move(self, applied: Applied, before: Any) -> dict[str, JSON]:
+        """Who may take ``applied`` back or do it again (``Game.actor`` in ``before``, the position it
+        was played in, and whether it is secret): the view's ``undo_move`` / ``redo_move``, so a phone
+        greys out what the session would refuse it (``senders.refusal``)."""
+        action = self.game.parse_action(json.loads(applied.payload))
+        try:
+            actor = self.game.actor(before, action)
+        except Exception:  # a game that does not say: the session decides when it is asked
+            actor = None
+        return {"actor": actor, "secret": self.game.secret_action(action)}
+
+    def moves(self) -> tuple[dict[str, JSON] | None, dict[str, JSON] | None]:
+        """``move`` of what undo and redo would take now (None when there is nothing, or the game was
+        closed), computed once per position."""
+        key = (len(self.applied), len(self.redo), self.ended)
+        if self._moves is None or self._moves[0] != key:
+            undo = self.move(self.applied[-1], self.position_before_last()) if self.can_undo else None
+            redo = self.move(self.redo[-1], self.state) if self.can_redo else None
+            self._moves = (key, (undo, redo))
+        return self._moves[1]
 
     def live(self, state: Any) -> tuple[Game, Any, Setup]:
         """What a published view carries of ``state`` for the table: (engine, state, setup)."""

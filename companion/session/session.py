@@ -29,6 +29,9 @@ from companion.session.views import Position, PublishedView, build_view
 from companion.session.writer import Writer
 
 logger = logging.getLogger(__name__)
+story = logging.getLogger("companion.story")
+"""One INFO line per accepted input, in the players' words, and per refused command: the journal of a
+normal run reads as the story of the game (filter it out with this logger's name)."""
 
 
 def _default_find_game(name: str) -> Game:
@@ -64,6 +67,13 @@ class _Pending:
     def answer(self, outcome: Outcome) -> None:
         self.outcome = outcome
         self.done.set()
+
+
+class _Probe:
+    """Answered by the writer loop when it reaches it: proof the loop is alive (the watchdog asks)."""
+
+    def __init__(self) -> None:
+        self.answered = threading.Event()
 
 
 class _DeviceReport:
@@ -103,6 +113,7 @@ class Session:
         self._devices: dict[str, dict[str, JSON]] = {}
         self._device_notices: dict[str, list[dict[str, JSON]]] = {}
         self._resume_stats = ResumeStats()
+        self._keepers: tuple[tuple[Any, ...], dict[int, Game | None]] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -122,19 +133,25 @@ class Session:
         except BaseException:
             self._writer.log.close()
             raise
-        stats = self._resume_stats
-        logger.info(
-            "resumed game %s: %d inputs, %d replayed in %.3f s (snapshot at #%s)",
-            stats.game_id,
-            stats.inputs,
-            stats.replayed,
-            stats.seconds,
-            stats.snapshot_seq,
-        )
+        logger.info("%s", self._start_story())
         self._feed.publish(self._render(self._writer.seq, self._writer.position(), self._writer.last_change))
         self._writer.snapshot_if_due()
         self._thread = threading.Thread(target=self._loop, name="session-writer", daemon=True)
         self._thread.start()
+
+    def _start_story(self) -> str:
+        """What the start found, as one line a person reads in the journal."""
+        stats, run = self._resume_stats, self._writer.run
+        if run is None:
+            if self._writer.log.created:
+                return f"new event log at {self.db_path}: no game yet"
+            return f"event log {self.db_path}: no game to resume (last input #{self._writer.seq})"
+        state = "finished" if run.finished else "playing"
+        source = f"from the snapshot at #{stats.snapshot_seq}" if stats.snapshot_seq else "from the start"
+        return (
+            f"resumed game #{run.game_id} ({run.game.title}, {state}): {stats.inputs} actions,"
+            f" {stats.replayed} replayed {source} in {stats.seconds:.3f} s"
+        )
 
     def stop(self, timeout: float = 10.0) -> None:
         """Answers what is queued, stops the writer, closes the log and every subscription."""
@@ -193,43 +210,111 @@ class Session:
     def position(self) -> LivePosition:
         return self._feed.latest.live
 
-    def subscribe(self) -> Subscriber:
-        return self._feed.subscribe()
+    def subscribe(self, notify: Callable[[], None] | None = None) -> Subscriber:
+        """A feed of views; ``notify`` (optional) is called on the writer's thread after each view is
+        queued, so one event loop can wait on many sessions' feeds (it must not block)."""
+        return self._feed.subscribe(notify)
 
     def report_device(self, name: str, status: Mapping[str, JSON]) -> None:
         """Safe from any thread (a serial or GPIO callback): the writer merges it and republishes."""
         self._queue.put(_DeviceReport(name, dict(status)))
 
+    def responsive(self, timeout: float) -> bool:
+        """True once the writer loop took everything queued before this call, within ``timeout``
+        seconds: the systemd watchdog is pinged only while this holds (``companion.sdnotify``)."""
+        if not self.running:
+            return False
+        probe = _Probe()
+        self._queue.put(probe)
+        return probe.answered.wait(timeout)
+
     # -- reading the log (any thread) -----------------------------------------------------------
 
     def games(self) -> list[dict[str, JSON]]:
-        return history_queries.games(self.db_path)
+        """Every game of the log with its status (``history.GAME_STATUSES``): the current one is
+        ``playing`` or ``finished`` (or ``closed``), a game set aside before its end is ``resumable``."""
+        return history_queries.games(self.db_path, self._current_status())
 
     def history(self, game_id: int | None = None, limit: int = 100) -> list[dict[str, JSON]]:
-        """Inputs as anyone at the table may read them: secret actions of the game being played
-        (face-down order markers) show only their public form."""
+        """Inputs as anyone at the table may read them: secret actions of a game still being played
+        (the current one, or one set aside to be resumed) show only their public form."""
         return history_queries.history(self.db_path, game_id, limit, self._redactor())
 
     def export_jsonl(self, game_id: int | None = None) -> Iterator[str]:
-        return history_queries.export_jsonl(self.db_path, game_id, self._redactor())
+        return history_queries.export_jsonl(self.db_path, game_id, self._redactor(), self._current_status())
+
+    def _current_status(self) -> str:
+        status = self._feed.latest["status"]
+        return "finished" if status == "finished" else "playing"
+
+    def replaced_game(self, game_id: int | None = None) -> dict[str, JSON] | None:
+        """The finished game that game ``game_id`` (default: the current game) set aside, with its final
+        result (``history.replaced_game``): its result can still be confirmed for a hall."""
+        if game_id is None:
+            current = self._feed.latest["game_id"]
+            if not isinstance(current, int):
+                return None
+            game_id = current
+        return history_queries.replaced_game(self.db_path, game_id)
+
+    def inputs_after(self, seq: int, limit: int = 256, game_id: int | None = None) -> list[dict[str, JSON]]:
+        """Inputs with a seq above ``seq`` in log order, of every game (or of ``game_id``), as the
+        history shows them (secrets of the game being played in their public form): what the hall
+        publisher re-reads after its watermark (store and forward from the log itself)."""
+        return history_queries.inputs_after(self.db_path, seq, limit, self._redactor(), game_id)
+
+    def log_reader(self) -> history_queries.LogReader:
+        """``inputs_after`` over a connection of its own kept open (one thread at a time; ``close`` it)."""
+        return history_queries.LogReader(self.db_path, self._redactor)
+
+    def _secret_keepers(self) -> dict[int, Game | None]:
+        """The games whose secrets stay kept, with their engines: the current one while it is played,
+        and those set aside unfinished (they can be resumed). Read from the log once per published
+        view (only an input sets a game aside or takes it back): the hall publisher asks after every
+        input, the pages on every history request."""
+        view = self._feed.latest
+        key = (view["seq"], view["status"], view["game_id"])
+        cached = self._keepers
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        keeping: dict[int, Game | None] = {}
+        if view.live.game is not None and view["status"] == "playing":
+            keeping[view["game_id"]] = view.live.game
+        for game_id, name in history_queries.set_aside_games(self.db_path):
+            if game_id not in keeping:
+                keeping[game_id] = self._engine(name)
+        self._keepers = (key, keeping)
+        return keeping
 
     def _redactor(self) -> history_queries.Redact:
-        view = self._feed.latest
-        game, current = view.live.game, view["game_id"]
-        if game is None or view["status"] != "playing":
-            return lambda item: item  # a finished game keeps no secrets
+        """Hides the secrets of every game that is not over: the current one while it is played, and
+        those set aside unfinished (they can be resumed). A finished or closed game keeps none."""
+        keeping = self._secret_keepers()
+        if not keeping:
+            return lambda item: item
 
         def redact(item: dict[str, JSON]) -> dict[str, JSON]:
             action = item.get("action")
-            if item.get("game_id") != current or item.get("kind") != "act" or not isinstance(action, dict):
+            game_id = item.get("game_id")
+            if game_id not in keeping or item.get("kind") != "act" or not isinstance(action, dict):
                 return item
-            try:
-                public = game.public_action(game.parse_action(action))
-            except ActionError:
-                return item
+            game = keeping[game_id]
+            if game is None:  # no engine to tell its public form: only what every action shows
+                public = {k: action[k] for k in ("kind", "player") if k in action}
+            else:
+                try:
+                    public = game.public_action(game.parse_action(action))
+                except ActionError:
+                    return item
             return item if public == action else {**item, "action": public, "observation": None}
 
         return redact
+
+    def _engine(self, name: str) -> Game | None:
+        try:
+            return self._writer.find_game(name)
+        except Exception:
+            return None
 
     # -- the writer thread --------------------------------------------------------------------
 
@@ -243,6 +328,8 @@ class Session:
                     self._handle(item)
                 elif isinstance(item, _DeviceReport):
                     self._device(item)
+                elif isinstance(item, _Probe):
+                    item.answered.set()
             except Exception:
                 # Never let one bad item end the only writer.
                 logger.exception("the session writer failed on %r", item)
@@ -252,11 +339,27 @@ class Session:
     def _handle(self, pending: _Pending) -> None:
         if not pending.take():
             return  # the submitter gave up before we got here: never apply it behind its back
+        storage_before = self._writer.storage_problem
         outcome, view = self._writer.handle(pending.command, self._render)
+        if view is None and self._writer.storage_problem != storage_before:
+            # Nothing was recorded, but the TV must say why commands fail (and stop saying it after).
+            view = self._render(self._writer.seq, self._writer.position(), self._writer.last_change)
         if view is not None:
             self._feed.publish(view)
+        self._tell(pending.command, outcome)
         pending.answer(outcome)
         self._writer.snapshot_if_due()
+
+    def _tell(self, command: Command, outcome: Outcome) -> None:
+        if outcome.accepted:
+            texts = "; ".join(e.text for e in outcome.events) or command.kind.replace("_", " ")
+            run = self._writer.run
+            game = f" of game {run.game_id}" if run is not None else ""
+            story.info("#%s%s, from %s: %s", outcome.seq, game, command.source, texts)
+        elif outcome.error not in ("internal", "storage"):  # those are logged where they happen
+            story.info(
+                "%s from %s refused: %s", command.kind.replace("_", " "), command.source, outcome.reason
+            )
 
     def _device(self, report: _DeviceReport) -> None:
         status = dict(report.status)
@@ -279,6 +382,8 @@ class Session:
 
     def _render(self, seq: int, position: Position, last_change: Mapping[str, JSON] | None) -> PublishedView:
         notices = list(self._writer.notices)
+        if self._writer.storage_problem:
+            notices.append({"level": "warning", "text": self._writer.storage_problem, "source": "session"})
         for device_notices in self._device_notices.values():
             notices.extend(device_notices)
         return build_view(

@@ -47,7 +47,6 @@ CREATE TABLE IF NOT EXISTS inputs (
     reverted INTEGER NOT NULL DEFAULT 0,
     target INTEGER
 );
-CREATE INDEX IF NOT EXISTS inputs_by_game ON inputs (game_id, seq);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
@@ -57,10 +56,53 @@ CREATE TABLE IF NOT EXISTS snapshots (
 );
 """
 
+INDEXES = "CREATE INDEX IF NOT EXISTS inputs_by_game ON inputs (game_id, seq);"
+"""Derived from the tables: recreated if missing, never a sign of damage."""
+
+TABLES = {
+    "games": ("id", "game", "setup", "rules_version", "created", "ended"),
+    "inputs": (
+        "seq",
+        "game_id",
+        "at",
+        "source",
+        "kind",
+        "payload",
+        "observation",
+        "rules_version",
+        "events",
+        "reverted",
+        "target",
+    ),
+    "snapshots": ("game_id", "seq", "rules_version", "state"),
+}
+"""Every table and column of a schema-1 log: a log missing any of them has lost data."""
+
+SET_ASIDE = "it is left as it is: move it aside (keep it for recovery) to start a new log"
+
 INPUT_COLUMNS = (
     "seq, game_id, at, source, kind, payload, observation, rules_version, events, reverted, target"
 )
 
+
+GAME_COLUMNS = "id, game, setup, rules_version, created, ended"
+
+CURRENT_GAME = f"""
+SELECT {GAME_COLUMNS} FROM games
+WHERE id = coalesce((SELECT game_id FROM inputs ORDER BY seq DESC LIMIT 1), (SELECT max(id) FROM games))
+"""
+"""The current game: the one of the latest input (every game starts with its ``new_game`` input, and a
+resumed game gets a ``resume`` input), so a game resumed from the history is still current after a
+restart. A log whose newest game has no input yet (never written by this program) falls back to it."""
+
+MARKERS = ("set_aside", "end_game", "resume")
+"""Inputs that say what became of a game: set aside by a new game or a resume (its payload says
+whether the rules had ended it), closed with End game, or resumed."""
+
+LAST_MARKER = (
+    "SELECT kind, payload FROM inputs WHERE game_id = ? AND kind IN ('set_aside', 'end_game', 'resume')"
+    " ORDER BY seq DESC LIMIT 1"
+)
 
 ReplayRow = tuple[int, str, str, str, bool, int | None]
 """(seq, kind, payload, events, reverted, target): the columns a restart reads, as plain tuples."""
@@ -131,6 +173,8 @@ class EventLog:
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = None
         self._lock_fd: int | None = None
+        self.created = False
+        """True when ``open`` made a new log (no file was there)."""
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -146,6 +190,8 @@ class EventLog:
             raise EventLogError(f"{self.path}: cannot create its folder ({exc.strerror})") from None
         self._lock()
         try:
+            if not self.path.exists():
+                self._create()
             self._conn = self._connect()
         except sqlite3.Error as exc:
             self._unlock()
@@ -174,7 +220,37 @@ class EventLog:
             os.close(self._lock_fd)  # closing releases the lock (and the OS releases it on a crash)
             self._lock_fd = None
 
+    def _create(self) -> None:
+        """A new, empty log, built beside the path and renamed into place: a log at ``path`` is always
+        a whole one, so an empty or schema-less file there is damage, never a start cut short."""
+        building = self.path.with_name(f"{self.path.name}.new")
+        for leftover in (building, *(Path(f"{building}{end}") for end in ("-journal", "-wal", "-shm"))):
+            leftover.unlink(missing_ok=True)  # a start killed while creating: begin again
+        conn = sqlite3.connect(str(building), isolation_level=None)
+        try:
+            conn.executescript(f"BEGIN; {SCHEMA} {INDEXES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        finally:
+            conn.close()
+        fd = os.open(building, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(building, self.path)
+        folder = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the rename itself survives a power cut
+        finally:
+            os.close(folder)
+        self.created = True
+
     def _connect(self) -> sqlite3.Connection:
+        # Asked before SQLite opens it: SQLite takes an empty file for a new database (and discards a
+        # WAL beside it), which would start over a lost log without a word.
+        if self.path.stat().st_size == 0:
+            raise EventLogError(
+                f"{self.path}: the event log is empty (0 bytes), so the games it held are lost; {SET_ASIDE}"
+            )
         conn = connect(self.path)
         try:
             # Asked first: a log from a newer program is left exactly as it is, WAL mode included.
@@ -184,16 +260,41 @@ class EventLog:
                     f"{self.path}: event log schema {version} is newer than this program's"
                     f" ({SCHEMA_VERSION}): update the companion to open it"
                 )
+            self._check_schema(conn, version)
             conn.execute("PRAGMA journal_mode = WAL")
             # FULL: the WAL is synced at every commit, so an input is on disk before it is published.
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.executescript(SCHEMA)
+            conn.executescript(SCHEMA + INDEXES)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             conn.close()
             raise
         return conn
+
+    def _check_schema(self, conn: sqlite3.Connection, version: int) -> None:
+        """EventLogError unless the file is a whole event log (or an SQLite file with nothing in it)."""
+        found = {
+            name: tuple(row[1] for row in conn.execute(f"PRAGMA table_info({name})"))
+            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if version == 0:
+            if not found:
+                return  # an empty SQLite database: nothing to lose, it becomes the log
+            if not set(found) & set(TABLES):
+                names = ", ".join(sorted(found)[:5])
+                raise EventLogError(f"{self.path}: not an event log (it holds the tables {names})")
+        for table, columns in TABLES.items():
+            if table not in found:
+                raise EventLogError(
+                    f"{self.path}: the event log is damaged: its table '{table}' is missing; {SET_ASIDE}"
+                )
+            missing = [c for c in columns if c not in found[table]]
+            if missing:
+                raise EventLogError(
+                    f"{self.path}: the event log is damaged: table '{table}' lacks"
+                    f" {', '.join(missing)}; {SET_ASIDE}"
+                )
 
     def close(self) -> None:
         if self._conn is not None:
@@ -204,13 +305,18 @@ class EventLog:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All writes inside are committed (durably) together, or none are."""
+        if self.conn.in_transaction:  # a rollback that failed after an error (disk full) left it open
+            self.conn.execute("ROLLBACK")
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
             self.conn.execute("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error as exc:  # the first error is the one to report
+                    logger.warning("rollback of the event log failed (%s); retried at the next write", exc)
             raise
 
     # -- writes (inside a transaction) -------------------------------------------------------
@@ -224,6 +330,10 @@ class EventLog:
 
     def end_game(self, game_id: int, at: float) -> None:
         self.conn.execute("UPDATE games SET ended = ? WHERE id = ? AND ended IS NULL", (at, game_id))
+
+    def reopen_game(self, game_id: int) -> None:
+        """A set-aside game resumed: it is open again."""
+        self.conn.execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
 
     def add_input(
         self,
@@ -261,10 +371,18 @@ class EventLog:
     # -- reads ---------------------------------------------------------------------------------
 
     def current_game(self) -> GameRow | None:
-        row = self.conn.execute(
-            "SELECT id, game, setup, rules_version, created, ended FROM games ORDER BY id DESC LIMIT 1"
-        ).fetchone()
+        """The game of the latest input (a resumed game is current again), else the newest game."""
+        row = self.conn.execute(CURRENT_GAME).fetchone()
         return game_row(row) if row else None
+
+    def game(self, game_id: int) -> GameRow | None:
+        row = self.conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return game_row(row) if row else None
+
+    def last_marker(self, game_id: int) -> tuple[str, str] | None:
+        """(kind, payload) of the game's latest ``set_aside``, ``end_game`` or ``resume`` input."""
+        row = self.conn.execute(LAST_MARKER, (game_id,)).fetchone()
+        return (str(row[0]), str(row[1])) if row else None
 
     def replay_rows(self, game_id: int) -> list[ReplayRow]:
         """(seq, kind, payload, events, reverted, target) of a game's inputs: just what a restart needs."""

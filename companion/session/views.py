@@ -53,6 +53,9 @@ class Position:
     engine: Game | None = None
     state: Any = None
     setup: Setup | None = None
+    undo_move: Mapping[str, JSON] | None = None
+    """``{"actor", "secret"}`` of the action undo would take back (``GameRun.move``), or None."""
+    redo_move: Mapping[str, JSON] | None = None
 
 
 def build_view(
@@ -74,6 +77,8 @@ def build_view(
             "last_change": dict(last_change) if last_change else None,
             "can_undo": position.can_undo,
             "can_redo": position.can_redo,
+            "undo_move": dict(position.undo_move) if position.undo_move else None,
+            "redo_move": dict(position.redo_move) if position.redo_move else None,
             "devices": {name: dict(status) for name, status in devices.items()},
             "notices": [dict(n) for n in notices],
         },

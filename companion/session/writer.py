@@ -10,14 +10,18 @@ from __future__ import annotations
 import json
 import logging
 import pickle
-from collections.abc import Callable, Mapping
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import JSON, ActionError, Event, Game, MalformedActionError, Setup, SetupError
+from companion.session import shelf
 from companion.session.contract import Command, Outcome, OutcomeError
 from companion.session.resume import ResumeStats, resume
 from companion.session.run import Applied, GameRun, encode_events
+from companion.session.senders import refusal
 from companion.session.store import EventLog
 from companion.session.views import Position, PublishedView
 
@@ -50,6 +54,22 @@ def _dumps(value: JSON) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+STORAGE_FULL = "storage full: nothing was recorded"
+
+
+def storage_problem(exc: BaseException) -> str | None:
+    """The players' words for an event log that cannot be written (disk full, disk failing), or None
+    when ``exc`` is something else (a bug)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if not isinstance(exc, sqlite3.Error) or code is None:
+        return None
+    if code & 0xFF == sqlite3.SQLITE_FULL:
+        return STORAGE_FULL
+    if code & 0xFF == sqlite3.SQLITE_IOERR:
+        return f"storage failed ({exc}): nothing was recorded"
+    return None
+
+
 def _with_action(change: dict[str, JSON] | None, run: GameRun | None) -> dict[str, JSON] | None:
     """The resumed last change with its action as anyone may read it (as a live change has it)."""
     if change is None:
@@ -78,6 +98,8 @@ class Writer:
         self.seq = 0
         self.last_change: dict[str, JSON] | None = None
         self.notices: list[dict[str, JSON]] = []
+        self.storage_problem: str | None = None
+        """Why the last write failed (disk full); cleared by the next write that succeeds."""
         self._snapshot_due = False
 
     def resume(self) -> ResumeStats:
@@ -105,6 +127,8 @@ class Writer:
             engine=run.game,
             state=run.state,
             setup=run.setup,
+            undo_move=run.moves()[0],
+            redo_move=run.moves()[1],
         )
 
     def handle(self, command: Command, render: Render) -> tuple[Outcome, PublishedView | None]:
@@ -121,6 +145,8 @@ class Writer:
             "redo": self._redo,
             "new_game": self._new_game,
             "end_game": self._end_game,
+            "resume": self._resume,
+            "note": self._note,
         }
         try:
             handler = handlers.get(command.kind)
@@ -129,6 +155,21 @@ class Writer:
             return handler(command, render)
         except Rejected as rejected:
             return Outcome(accepted=False, error=rejected.error, reason=rejected.reason), None
+        except sqlite3.Error as exc:
+            problem = storage_problem(exc)
+            if problem is None:
+                logger.exception(
+                    "command %s from %s failed; nothing was changed", command.kind, command.source
+                )
+                return Outcome(accepted=False, error="internal", reason=f"internal error: {exc}"), None
+            if self.storage_problem is None:  # one line when it starts, not one per command
+                logger.error(
+                    "the event log %s cannot be written (%s): commands are refused until it can",
+                    self.log.path,
+                    exc,
+                )
+            self.storage_problem = problem
+            return Outcome(accepted=False, error="storage", reason=problem), None
         except Exception as exc:
             logger.exception("command %s from %s failed; nothing was changed", command.kind, command.source)
             return Outcome(accepted=False, error="internal", reason=f"internal error: {exc}"), None
@@ -139,6 +180,7 @@ class Writer:
         run = self._playing()
         try:
             action = run.game.parse_action(command.payload)
+            self._may(command, run, run.state, action, "do that")
             state, events = run.game.apply(run.state, action)
         except MalformedActionError as exc:
             raise Rejected("malformed", str(exc)) from exc
@@ -147,7 +189,10 @@ class Writer:
         view = run.game.view(state)
         public = run.game.public_action(action)
         accepted = _Accepted("act", _dumps(run.game.format_action(action)), tuple(events), public=public)
-        position = Position(run.game_id, self._status(run, state), view, True, False, *run.live(state))
+        undo = run.move(Applied(0, accepted.payload, "[]"), run.state)
+        position = Position(
+            run.game_id, self._status(run, state), view, True, False, *run.live(state), undo_move=undo
+        )
         outcome, published, applied = self._commit(run.game_id, run, command, accepted, position, render)
         run.push(applied, state, view)
         self._snapshot_due = run.wants_snapshot()
@@ -159,11 +204,22 @@ class Writer:
             raise Rejected("nothing_to_undo", "there is nothing to undo")
         target = run.applied[-1]
         state = run.position_before_last()
+        self._may(command, run, state, run.game.parse_action(json.loads(target.payload)), "undo that")
         view = run.game.view(state)
         events = (Event("InputUndone", f"Undone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("undo", "{}", events, target.seq)
+        earlier = None
+        if len(run.applied) > 1:
+            earlier = run.move(run.applied[-2], run.position_at(len(run.applied) - 2))
         position = Position(
-            run.game_id, self._status(run, state), view, len(run.applied) > 1, True, *run.live(state)
+            run.game_id,
+            self._status(run, state),
+            view,
+            len(run.applied) > 1,
+            True,
+            *run.live(state),
+            undo_move=earlier,
+            redo_move=run.move(target, state),
         )
 
         def revert() -> None:
@@ -179,6 +235,7 @@ class Writer:
         if not run.redo:
             raise Rejected("nothing_to_redo", "there is nothing to redo")
         target = run.redo[-1]
+        self._may(command, run, run.state, run.game.parse_action(json.loads(target.payload)), "redo that")
         try:
             state, _ = run.game.apply(run.state, run.game.parse_action(json.loads(target.payload)))
         except ActionError as exc:
@@ -187,7 +244,14 @@ class Writer:
         events = (Event("InputRedone", f"Redone: {target.summary()}", {"seq": target.seq}),)
         accepted = _Accepted("redo", "{}", events, target.seq)
         position = Position(
-            run.game_id, self._status(run, state), view, True, len(run.redo) > 1, *run.live(state)
+            run.game_id,
+            self._status(run, state),
+            view,
+            True,
+            len(run.redo) > 1,
+            *run.live(state),
+            undo_move=run.move(target, run.state),
+            redo_move=run.move(run.redo[-2], state) if len(run.redo) > 1 else None,
         )
 
         def restore() -> None:
@@ -202,6 +266,7 @@ class Writer:
         try:
             setup = Setup.from_json(command.payload)
             game = self.find_game(setup.game)
+            game.check_options(setup)
             initial = game.new_game(setup)
         except (SetupError, LookupError, ValueError) as exc:
             # find_game raises UnknownGameError (a ValueError); engines raise SetupError.
@@ -215,10 +280,10 @@ class Writer:
         # Restart problems belong to the game being closed: the new game's first view drops them.
         old_notices, self.notices = self.notices, []
         try:
-            with self.log.transaction():
-                if previous is not None and not previous.ended:
-                    self.log.end_game(previous.game_id, now)
+            with self._recording():
                 game_id = self.log.add_game(game.name, _dumps(setup.to_json()), rules, now)
+                if previous is not None and not previous.ended:
+                    shelf.set_aside(self.log, previous, command.source, now, game_id)
                 run = GameRun(game, game_id, setup, initial, self.snapshot_every)
                 position = Position(
                     game_id, self._status(run, initial), view, False, False, *run.live(initial)
@@ -229,6 +294,47 @@ class Writer:
             self.notices = old_notices
             raise
         self.run, self.seq, self.last_change = run, seq, change
+        return Outcome(accepted=True, seq=seq, events=events), published
+
+    def _resume(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        """Makes a game that a new game (or another resume) set aside the current game again, at the
+        position it was left in; the game being played, if any, is set aside in its turn."""
+        previous = self.run
+        try:
+            run, problems = shelf.take_back(
+                self.log, self.find_game, command.payload.get("game_id"), previous, self.snapshot_every
+            )
+        except shelf.NotResumable as exc:
+            raise Rejected(exc.error, exc.reason) from exc
+        now = self.clock()
+        events = (shelf.resumed_event(run),)
+        accepted = _Accepted("resume", _dumps({"game_id": run.game_id}), events)
+        undo, redo = run.moves()
+        position = Position(
+            run.game_id,
+            self._status(run, run.state),
+            run.game_view,
+            run.can_undo,
+            run.can_redo,
+            *run.live(run.state),
+            undo_move=undo,
+            redo_move=redo,
+        )
+        old_notices = self.notices
+        self.notices = [{"level": "warning", "text": text, "source": "session"} for text in problems]
+        try:
+            with self._recording():
+                if previous is not None and not previous.ended:
+                    shelf.set_aside(self.log, previous, command.source, now, run.game_id)
+                self.log.reopen_game(run.game_id)
+                seq, change, published = self._write(
+                    run.game_id, run, command, accepted, position, render, now
+                )
+        except BaseException:
+            self.notices = old_notices
+            raise
+        self.run, self.seq, self.last_change = run, seq, change
+        logger.info("game #%s (%s) resumed: %s actions", run.game_id, run.game.title, len(run.applied))
         return Outcome(accepted=True, seq=seq, events=events), published
 
     def _end_game(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
@@ -244,7 +350,42 @@ class Writer:
         run.ended = True
         return outcome, published
 
+    def _note(self, command: Command, render: Render) -> tuple[Outcome, PublishedView]:
+        """A record that changes nothing in the game (a seat taken over): stored, shown, never replayed."""
+        run = self._playing()
+        payload = command.payload
+        text, kind, data = payload.get("text"), payload.get("event"), payload.get("data") or {}
+        if (
+            not isinstance(text, str)
+            or not text
+            or not isinstance(kind, str)
+            or not isinstance(data, Mapping)
+        ):
+            raise Rejected("malformed", 'a note is {"event": "Kind", "text": "a sentence", "data": {...}}')
+        events = (Event(kind, text, dict(data)),)
+        accepted = _Accepted("note", _dumps(dict(payload)), events)
+        position = Position(
+            run.game_id,
+            self._status(run, run.state),
+            run.game_view,
+            run.can_undo,
+            run.can_redo,
+            *run.live(run.state),
+            undo_move=run.moves()[0],
+            redo_move=run.moves()[1],
+        )
+        outcome, published, _ = self._commit(run.game_id, run, command, accepted, position, render)
+        return outcome, published
+
     # -- helpers ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _may(command: Command, run: GameRun, state: Any, action: Any, doing: str) -> None:
+        """Rejects a phone's command for a seat it does not play (``senders.refusal``)."""
+        names = [p.name for p in run.setup.players]
+        reason = refusal(run.game, state, action, command.sender, names, doing)
+        if reason is not None:
+            raise Rejected("forbidden", reason)
 
     def _playing(self) -> GameRun:
         if self.run is None:
@@ -268,12 +409,26 @@ class Writer:
         also: Callable[[], None] = lambda: None,
     ) -> tuple[Outcome, PublishedView, Applied]:
         now = self.clock()
-        with self.log.transaction():
+        with self._recording():
             also()
             seq, change, published = self._write(game_id, run, command, accepted, position, render, now)
         self.seq, self.last_change = seq, change
         applied = Applied(seq, accepted.payload, encode_events(accepted.events))
         return Outcome(accepted=True, seq=seq, events=accepted.events), published, applied
+
+    @contextmanager
+    def _recording(self) -> Iterator[None]:
+        """The transaction of an accepted command. A storage problem is cleared while it runs, so the
+        view it renders drops the notice, and is back if the write fails."""
+        previous, self.storage_problem = self.storage_problem, None
+        try:
+            with self.log.transaction():
+                yield
+        except BaseException:
+            self.storage_problem = previous
+            raise
+        if previous is not None:
+            logger.info("the event log %s is written again: commands are recorded", self.log.path)
 
     def _write(
         self,
@@ -316,5 +471,9 @@ class Writer:
             blob = pickle.dumps(run.state, protocol=pickle.HIGHEST_PROTOCOL)
             with self.log.transaction():
                 self.log.save_snapshot(run.game_id, run.applied[-1].seq, run.game.rules_version, blob)
-        except Exception:
-            logger.exception("snapshot of game %s failed; resume will replay more", run.game_id)
+        except Exception as exc:
+            problem = storage_problem(exc)
+            if problem is None:
+                logger.exception("snapshot of game %s failed; resume will replay more", run.game_id)
+            else:  # the input before it is safe; only the restart gets slower
+                logger.warning("snapshot of game %s skipped (%s); resume will replay more", run.game_id, exc)

@@ -7,11 +7,14 @@ for a particular game lives in that game's bundle (``companion/games/<game>/tabl
 from companion.bundle import Zone, ZoneKind
 from companion.table.clock import ManualClock
 from companion.table.config import ReaderZone, TableConfig, TableConfigError
+from companion.table.dice_owners import DiceOwnerError, DiceOwners
 from companion.table.enrolment import PendingTag
 from companion.table.registry import EnrolledTag, InvalidTagUidError, TagRegistry, normalise_uid
 from companion.table.table import EnrolmentError, Table
 
 __all__ = [
+    "DiceOwnerError",
+    "DiceOwners",
     "EnrolledTag",
     "EnrolmentError",
     "InvalidTagUidError",

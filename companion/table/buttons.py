@@ -7,9 +7,10 @@ Every game has ``confirm``, ``undo`` and ``next``; a game declares its own roles
 
 * a game's role — its presses go to the game's mapper (``TableMapper.pressed``). A role with a
   window gathers the presses that follow the first within it and hands them over in the order they
-  were pressed, by their own timestamps (one clock for every button source), not by arrival: the
-  callback threads may be scheduled out of order. What the order means (the first shout wins) is the
-  game's to say.
+  were pressed, by their own timestamps, not by arrival: the callback threads may be scheduled out of
+  order, so a 3 ms lead counts even when the later press reached the queue first.
+  ``ButtonPressed.at`` is the host's monotonic clock for GPIO and microcontroller buttons alike, so
+  the two may be mixed. What the order means (the first shout wins) is the game's to say.
 * confirm — answers the prompt when it offers exactly one choice (nothing to get wrong), or the
   choice ``next`` has shown on the TV; otherwise the players pick on the control page.
 * next — the game's "move on" action (end the turn, decline an optional effect), from the mapper.
@@ -82,6 +83,7 @@ class ChoiceCursor:
     def __init__(self) -> None:
         self._seq: int | None = None
         self._index = -1
+        self._count = 0
 
     def step(self, position: LivePosition) -> str | None:
         """Moves to the next choice of the prompt (the first one after the prompt changed) and names
@@ -92,7 +94,15 @@ class ChoiceCursor:
         seq = position.seq
         self._index = (self._index + 1) % len(choices) if seq == self._seq else 0
         self._seq = seq
-        return f"{choices[self._index].label} ({self._index + 1}/{len(choices)}): confirm takes it"
+        self._count = len(choices)
+        return (
+            f"Next button: {choices[self._index].label} (choice {self._index + 1} of {len(choices)})."
+            " Press Confirm to take it"
+        )
+
+    def place(self) -> dict[str, int]:
+        """Which choice is shown (``index`` from 1) of how many (``count``), for the TV."""
+        return {"index": self._index + 1, "count": self._count}
 
     def choice(self, position: LivePosition) -> Choice | None:
         """The choice shown for this very position, if any."""

@@ -1,5 +1,5 @@
 """The table's layout as configuration: which reader (or camera zone) watches which zone, which device
-button plays which role, which die is whose, and the timing windows.
+button plays which role, which die of the dice data each device die is, and the timing windows.
 
 Loaded once at the entry point from the ``[table]`` section of the settings file and passed down::
 
@@ -20,8 +20,12 @@ Loaded once at the entry point from the ``[table]`` section of the settings file
     [table.button_windows]   # a game's own button role, its gathering window overridden (ms)
     shout = 40
 
-    [table.dice]             # device die id -> the seat that throws it (rolls for several players)
-    "2" = 1
+    [table.dice]             # which die of the dice data each device die is
+    "0" = "d20"
+    "1" = ["cube", "heroscape-combat"]   # one e-die: whichever the running game rolls
+
+Whose die is which (a die that answers only its owner's rolls) is not configuration: players set it
+from a phone (``companion.table.dice_owners``, kept in the table's SQLite file).
 """
 
 from __future__ import annotations
@@ -68,10 +72,11 @@ class TableConfig:
     buttons: tuple[tuple[str, str], ...] = ()
     """Device button id -> role (``"shout:0"``, ``"confirm"``, ``"undo"``, ``"next"``) for buttons
     wired to the microcontroller, which numbers them; GPIO buttons arrive already named."""
+    dice: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """Device die number -> the dice data's die (or dice) it is (``companion.dice.DeviceDice``); a
+    device die not listed answers a roll of any die with as many faces."""
     button_windows: tuple[tuple[str, int], ...] = ()
     """A game's button role -> its gathering window in ms, replacing the one the game declares."""
-    die_seats: tuple[tuple[int, PlayerId], ...] = ()
-    """Device die id -> the seat whose die it is: a roll asked of several players goes to that seat."""
 
     def __post_init__(self) -> None:
         seen: set[int] = set()
@@ -97,7 +102,6 @@ class TableConfig:
         object.__setattr__(self, "_by_camera", {z.camera: z for z in self.readers if z.camera is not None})
         object.__setattr__(self, "_roles", dict(self.buttons))
         object.__setattr__(self, "_windows", dict(self.button_windows))
-        object.__setattr__(self, "_die_seats", dict(self.die_seats))
 
     def zone_of(self, reader: ReaderId) -> ReaderZone | None:
         return self._by_reader.get(reader)  # type: ignore[attr-defined,no-any-return]
@@ -113,9 +117,6 @@ class TableConfig:
     def window_ms(self, role: ButtonRole) -> int:
         """How long presses of ``role`` are gathered: the configured window, else the game's."""
         return int(self._windows.get(role.name, role.window_ms))  # type: ignore[attr-defined]
-
-    def die_seat(self, die: int) -> PlayerId | None:
-        return self._die_seats.get(die)  # type: ignore[attr-defined,no-any-return]
 
     @classmethod
     def from_mapping(
@@ -145,8 +146,8 @@ class TableConfig:
         return cls(
             readers=readers,
             buttons=_buttons(section.get("buttons", {}), roles),
+            dice=_device_dice(section.get("dice", {})),
             button_windows=tuple(windows.items()),
-            die_seats=_die_seats(section.get("dice", {})),
             **timings,
         )
 
@@ -161,6 +162,26 @@ TIMINGS = ("settle_ms", "removal_ms", "move_ms", "roll_window_ms", "notice_s")
 LEGACY_WINDOW = "shout_window_ms"
 """The ``[table]`` key of the first game's shout window, still read as ``button_windows.shout``."""
 KEYS = {*TIMINGS, "readers", "buttons", "button_windows", "dice", LEGACY_WINDOW}
+
+
+def _device_dice(section: Any) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    example = 'e.g. {"0" = "d20", "1" = "d6"} (a list for a die that stands for several)'
+    if not isinstance(section, Mapping):
+        raise TableConfigError(f"table.dice must map device die numbers to dice, {example}")
+    out = []
+    for key, value in section.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            raise TableConfigError(
+                f"table.dice: {key!r} = {value!r}: [table.dice] names which die of the dice data a device"
+                f" die is, {example}; whose die it is is set from a phone (Dice on the control page)"
+            )
+        names = [value] if isinstance(value, str) else value
+        if not str(key).isdigit() or not isinstance(names, list) or not names:
+            raise TableConfigError(f"table.dice: {key!r} = {value!r}: map a die number to a die, {example}")
+        if not all(isinstance(n, str) and n for n in names):
+            raise TableConfigError(f"table.dice: die {key} must name dice of the dice data, {example}")
+        out.append((int(key), tuple(names)))
+    return tuple(out)
 
 
 def role_of(name: str) -> tuple[str, PlayerId | None]:
@@ -200,19 +221,6 @@ def _windows(section: Mapping[str, Any], roles: Roles) -> dict[str, int]:
             raise TableConfigError(f"table.button_windows.{role} must be whole milliseconds, got {window!r}")
         out[str(role)] = window
     return out
-
-
-def _die_seats(dice: Any) -> tuple[tuple[int, PlayerId], ...]:
-    if not isinstance(dice, Mapping):
-        raise TableConfigError('table.dice must map device die ids to seats, e.g. {"2" = 1}')
-    out = []
-    for die, seat in dice.items():
-        if not str(die).isdigit():
-            raise TableConfigError(f"table.dice: {die!r} is not a device die id (a whole number)")
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-            raise TableConfigError(f"table.dice.{die} must be a seat from 0, got {seat!r}")
-        out.append((int(die), PlayerId(seat)))
-    return tuple(out)
 
 
 def _reader_zone(entry: Any, index: int, kinds: Kinds) -> ReaderZone:

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.bundle import Act, LivePosition, Note, Press, Translation
 from companion.dice import Dice
-from companion.engine import JSON
+from companion.engine import JSON, PlayerId
 from companion.observations import (
     ButtonPressed,
     CardGone,
@@ -35,6 +35,7 @@ from companion.table.camera import CameraPath
 from companion.table.clock import Clock, monotonic
 from companion.table.config import TableConfig, role_of
 from companion.table.decisions import Clear, Decision, Offer, Play, Post, Reading, Tell
+from companion.table.dice_owners import DiceOwners
 from companion.table.enrolment import Enrolment, PendingTag
 from companion.table.latency import LatencyStats
 from companion.table.mappers import (
@@ -90,6 +91,7 @@ class Table:
         dice: Dice | None = None,
         clock: Clock = monotonic,
         games: Callable[[str], TableGame] = find_table_game,
+        owners: DiceOwners | None = None,
     ) -> None:
         self._session = session
         self._config = config
@@ -109,13 +111,17 @@ class Table:
         self.round_trip = LatencyStats()
         """The same, up to the session's answer (the input durable and the view published)."""
         self._tracker = SettleTracker(config.settle_ms / 1000, config.removal_ms / 1000)
-        self._rolls = RollCollector(dice if dice is not None else Dice.load(), config.roll_window_ms / 1000)
+        self._rolls = RollCollector(
+            dice if dice is not None else Dice.load(), config.roll_window_ms / 1000, dict(config.dice)
+        )
         self._presses = buttons.Gathering()
         self._cursor = buttons.ChoiceCursor()
         lifts = Lifts()
         self._lifts = lifts
         self._placements = Placements(config, self._tracker, registry.lookup, lifts)
         self._camera = CameraPath(config, lifts)
+        self.owners = owners if owners is not None else DiceOwners()
+        """Which die belongs to which seat (``assign_die``, from the control page)."""
 
     # ------------------------------------------------------------------------------ adapters' side
 
@@ -193,8 +199,10 @@ class Table:
             self._tracker.gone(item.reader, TagUid(item.uid), item.at)
         elif isinstance(item, DieRolled):
             arrived = self._clock()
-            seat = self._config.die_seat(item.die)
-            self.dispatch(self._rolls.rolled(item, self._session.position(), arrived, seat), arrived)
+            owners = {die: PlayerId(seat) for die, seat in self.owners.all().items()}
+            position = self._session.position()
+            rolled = self._rolls.rolled(item, position, arrived, owners.get(item.die), set(owners.values()))
+            self.dispatch(rolled, arrived)
         elif isinstance(item, ButtonPressed):
             self._pressed(item)
         elif isinstance(item, CardSighted):
@@ -363,7 +371,11 @@ class Table:
             "enrolment": self.enrolment.to_json(),
             "notices": self.notices.to_json(),
             # The choice the next button shows: the TV outlines its slot on the board.
-            "choice": {"label": shown[0], "action": shown[1]} if shown is not None else None,
+            # index and count: "choice 2 of 9", which the TV shows beside the label.
+            "choice": None
+            if shown is None
+            else {"label": shown[0], "action": shown[1], **self._cursor.place()},
+            "dice_owners": {str(die): seat for die, seat in self.owners.all().items()},
         }
         self._session.report_device(DEVICE_NAME, status)
 
@@ -408,6 +420,11 @@ class Table:
         self.enrolment.withdraw(tag_uid)
         self._queue.put(_Reconsider(tag_uid))
         return enrolled
+
+    def assign_die(self, die: int, seat: int | None) -> None:
+        """The die belongs to ``seat`` from now on (None: to nobody); DiceOwnerError when out of range."""
+        self.owners.assign(die, seat)
+        self._queue.put(_Report())
 
     def forget(self, uid: str) -> bool:
         tag_uid = normalise_uid(uid)

@@ -19,7 +19,7 @@ import tablelogic
 import tcproto
 
 CONFIG = {
-    "firmware": (0, 1, 0),
+    "firmware": (0, 2, 0),
     "spi": {"id": 0, "sck": 2, "mosi": 3, "miso": 4, "baudrate": 1_000_000},
     "rst": 22,  # one reset line shared by every MFRC522
     "readers": [5, 6, 7, 8],  # chip-select (SDA) pin of each reader; list index = reader number
@@ -27,7 +27,9 @@ CONFIG = {
     # STATE listing that many 7-byte UIDs on every reader would not fit one frame (8 readers: 7).
     "max_tags": 12,
     "buttons": [{"id": 0, "pin": 14}, {"id": 1, "pin": 15}],  # to GND, internal pull-ups
-    "dice": [{"id": 0, "kind": "d20", "pin": 10}, {"id": 1, "kind": "cube", "pin": 11}],
+    # Each die: its number, how many faces it has, its roll button. What the faces show (numbers,
+    # the Cube's Orcish Eyes) is the Pi's dice data, and [table.dice] on the Pi names the die.
+    "dice": [{"id": 0, "faces": 20, "pin": 10}, {"id": 1, "faces": 6, "pin": 11}],
     "status_led": "LED",  # the Pico's on-board LED ("LED" works on Pico and Pico W)
     "vsys_adc": 29,  # VSYS through the board's 1/3 divider: the battery voltage
     "vsys_divider": 3,
@@ -38,9 +40,6 @@ CONFIG = {
     "reader_poll_ms": 0,
     "battery_ms": 10_000,
 }
-
-FACES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12, "d20": 20, "cube": 6, "heroscape-combat": 6}
-KIND_CODES = {name: code for code, name in tcproto.DIE_KINDS.items()}
 
 
 def rng_u32():
@@ -113,7 +112,7 @@ class Table:
         ]
         self.dice = []
         for d in config["dice"]:
-            die = tablelogic.Die(d["id"], KIND_CODES[d["kind"]], FACES[d["kind"]], randint)
+            die = tablelogic.Die(d["id"], tablelogic.die_faces(d), randint)
             self.dice.append((die, Pin(d["pin"], Pin.IN, Pin.PULL_UP), tablelogic.Debouncer()))
         self.adc = ADC(config["vsys_adc"])
         self.next_reader = 0
@@ -123,7 +122,7 @@ class Table:
 
     def snapshot(self):
         tags = [(i, p.uids()) for i, p in enumerate(self.presence)]
-        return tags, [(die.die, die.kind, die.face) for die, _, _ in self.dice]
+        return tags, [(die.die, die.face) for die, _, _ in self.dice]
 
     def poll_reader(self, link):
         i = self.next_reader
@@ -141,7 +140,7 @@ class Table:
                 die.press(now)
             face = die.update(now)
             if face is not None:
-                link.die_rolled(die.die, die.kind, face)
+                link.die_rolled(die.die, face)
 
     def battery_mv(self):
         return self.adc.read_u16() * 3300 * self.config["vsys_divider"] // 65535
@@ -165,7 +164,7 @@ def main(config=CONFIG):
         "firmware": config["firmware"],
         "device_id": "pico-" + hexlify(unique_id()).decode(),
         "readers": len(config["readers"]),
-        "dice": [(die.die, die.kind) for die, _, _ in table.dice],
+        "dice": [(die.die, die.faces) for die, _, _ in table.dice],
         "buttons": [b["id"] for b in config["buttons"]],
     }
     link = tcproto.DeviceLink(

@@ -71,9 +71,9 @@ class Presence:
 
 def max_tags_per_reader(readers, dice, wanted, max_frame=512, uid_len=7):
     """How many tags per reader a poll may report so that a STATE of full readers still fits one
-    frame (``max_frame`` decoded bytes: 6 of header and CRC; payload 3 + 2 per reader + 3 per die
+    frame (``max_frame`` decoded bytes: 6 of header and CRC; payload 3 + 2 per reader + 2 per die
     + 1 + ``uid_len`` per tag). 7-byte UIDs (NTAG, Ultralight) are the longest tags we meet."""
-    room = max_frame - 6 - 3 - 2 * readers - 3 * dice
+    room = max_frame - 6 - 3 - 2 * readers - 2 * dice
     return max(1, min(wanted, room // (readers * (1 + uid_len))))
 
 
@@ -88,11 +88,11 @@ def report_tags(link, reader, edges):
 
 class Die:
     """A button-rolled electronic die: a press starts a short tumble (faces flicker on the LED), and
-    the face it stops on is the roll. The RNG is injected (``randint(a, b)``)."""
+    the face it stops on is the roll. The RNG is injected (``randint(a, b)``). The die knows how many
+    faces it has, not what they show: that is the Pi's dice data."""
 
-    def __init__(self, die, kind, faces, randint, tumble_ms=300):
+    def __init__(self, die, faces, randint, tumble_ms=300):
         self.die = die
-        self.kind = kind
         self.faces = faces
         self.randint = randint
         self.tumble_ms = tumble_ms
@@ -123,3 +123,17 @@ def battery_percent(millivolts, empty_mv=3300, full_mv=4200):
     if millivolts >= full_mv:
         return 100
     return (millivolts - empty_mv) * 100 // (full_mv - empty_mv)
+
+
+def die_faces(entry):
+    """How many faces a ``CONFIG["dice"]`` entry's die has. A CONFIG from firmware 0.1 named a kind
+    ("kind": "cube") instead: say what to write now rather than guess the faces of a game's die."""
+    faces = entry.get("faces")
+    if not isinstance(faces, int) or not 1 <= faces <= 255:
+        raise ValueError(
+            'CONFIG dice: die {} needs its number of faces, e.g. "faces": 6 (firmware 0.2 no longer'
+            " names die kinds such as {!r}: name the die in [table.dice] on the Pi)".format(
+                entry.get("id"), entry.get("kind")
+            )
+        )
+    return faces

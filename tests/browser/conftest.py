@@ -7,6 +7,7 @@ missing browser fails them. Playwright's own browser downloads are never used.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,28 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = ROOT / "artifacts"
+
+
+FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def waits_that_pass_the_csp() -> Iterator[None]:
+    """The pages' Content-Security-Policy forbids evaluating strings (no 'unsafe-eval'), and Playwright
+    polls a ``wait_for_function`` expression by evaluating it as a string; a function it calls
+    instead. Every wait is made a function here, so every browser test runs under the real CSP."""
+    from playwright.sync_api import Page
+
+    original = Page.wait_for_function
+
+    def wait_for_function(self: Any, expression: str, *args: Any, **kwargs: Any) -> Any:
+        if not FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return original(self, expression, *args, **kwargs)
+
+    Page.wait_for_function = wait_for_function  # type: ignore[method-assign]
+    yield
+    Page.wait_for_function = original  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session")

@@ -20,9 +20,8 @@ def test_a_phone_logs_in_starts_a_game_places_a_card_and_undoes_it(browser, tabl
     assert "Wrong PIN" in page.locator(".msg-error").inner_text()
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
-    page.wait_for_selector("#c-start", state="attached", timeout=TIMEOUT_MS)
+    page.wait_for_selector("#c-new[open] #c-start", timeout=TIMEOUT_MS)  # no game: the form is open
 
-    page.click("#c-new summary")
     page.click("#c-start")
     page.wait_for_function(
         "document.getElementById('c-prompt').textContent === 'Grotsnik: draw a card'", timeout=TIMEOUT_MS
@@ -35,12 +34,10 @@ def test_a_phone_logs_in_starts_a_game_places_a_card_and_undoes_it(browser, tabl
         "Bogrot",
     ]
 
-    page.wait_for_selector("#c-draw-card option[value=crummy-snotling-slaves]", state="attached")
-    page.select_option("#c-draw-card", value="crummy-snotling-slaves")
-    # Playwright matches a value string against labels too; the pickers count from 1 for people.
-    page.select_option("#c-draw-line", label="1")
-    page.select_option("#c-draw-slot", label="4")
-    page.click("#c-draw-place")
+    # A card in two taps: the card drawn (the likeliest are buttons), then its slot.
+    page.click('#c-draw-cards [data-card="crummy-snotling-slaves"]')
+    page.wait_for_selector(".cm-slotgrid", timeout=TIMEOUT_MS)
+    page.locator(".cm-slotgrid").first.locator(".cm-slot.is-open", has_text="4").first.click()
     page.wait_for_function(
         "document.getElementById('c-msg').textContent.startsWith('Done')", timeout=TIMEOUT_MS
     )
@@ -56,22 +53,43 @@ def test_a_phone_logs_in_starts_a_game_places_a_card_and_undoes_it(browser, tabl
     context.close()
 
 
-def test_a_refused_action_shows_the_engines_reason(browser, table):
+def test_a_rare_card_is_two_taps_by_its_first_letter_or_found_by_typing(browser, table):
     table.new_game()
-    context = browser.new_context(viewport={"width": 412, "height": 915})
-    page = context.new_page()
-    page.goto(f"{table.url}/control")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#c-draw:not([hidden])", timeout=TIMEOUT_MS)
-    page.wait_for_selector("#c-draw-card option[value=hobgoblin-musician]", state="attached")
-    page.select_option("#c-draw-card", value="hobgoblin-musician")
-    page.select_option("#c-draw-slot", label="1")  # only a Standard may stand at the left end
-    page.click("#c-draw-place")
-    message = page.locator("#c-msg.msg-error")
-    message.wait_for(timeout=TIMEOUT_MS)
-    assert "Standard" in message.inner_text()
-    context.close()
+    page = phone(browser, table)
+    page.wait_for_selector("#c-draw-cards [data-card]", timeout=TIMEOUT_MS)
+    likely = page.locator("#c-draw-cards [data-card]").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+    pile = table.session.view()["game"]["draw_pile_cards"]
+    assert len(likely) == 12 and [pile[c] for c in likely] == sorted((pile[c] for c in likely), reverse=True)
+    assert min(pile[c] for c in likely) >= max(n for c, n in pile.items() if c not in likely)
+    assert "bilge-guttrot" not in likely  # one copy in 110: no longer the form's first answer
+    page.click('#c-draw-letters [data-letter="B"]')
+    page.wait_for_selector('#c-draw-cards [data-card="bilge-guttrot"]', timeout=TIMEOUT_MS)
+    assert all(t.startswith("B") for t in page.locator(".cm-drawcard-title").all_inner_texts())
+    page.fill("#c-draw-find", "skyrr")
+    page.wait_for_function(
+        "document.querySelectorAll('#c-draw-cards [data-card]').length === 1", timeout=TIMEOUT_MS
+    )
+    page.click('#c-draw-cards [data-card="skyrrs-blowback"]')
+    page.wait_for_function(
+        "document.getElementById('c-msg').textContent.startsWith('Done')", timeout=TIMEOUT_MS
+    )
+    assert table.session.history()[-1]["action"] == {"kind": "draw", "player": 0, "card": "skyrrs-blowback"}
+
+
+def test_a_card_the_camera_read_is_offered_first_one_tap_to_confirm(browser, table):
+    table.new_game()
+    page = phone(browser, table)
+    page.wait_for_selector("#c-draw-cards [data-card]", timeout=TIMEOUT_MS)
+    page.evaluate("() => TableControl.offer('chaos-marauders', 'claws-of-malal', 'camera')")
+    offered = page.locator('.cm-offered[data-card="claws-of-malal"]')
+    offered.wait_for(timeout=TIMEOUT_MS)
+    assert "camera read the card drawn" in page.locator(".cm-offer").inner_text()
+    offered.click()
+    page.wait_for_function(
+        "document.getElementById('c-msg').textContent.startsWith('Done')", timeout=TIMEOUT_MS
+    )
+    assert table.session.history()[-1]["action"]["card"] == "claws-of-malal"
+    assert page.locator(".cm-offered").count() == 0  # used once
 
 
 def test_a_card_removed_by_hand_leaves_the_tv(browser, table, artifacts):

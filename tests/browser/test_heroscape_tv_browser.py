@@ -93,8 +93,7 @@ def small_or_clipped(page: Any) -> list[str]:
 
 def test_phones_start_heroscape_and_place_their_order_markers_in_secret(browser, page, table, artifacts):
     ann = phone(browser, table)
-    ann.click("#c-new summary")
-    ann.select_option("#c-game", "heroscape")
+    ann.select_option("#c-game", "heroscape")  # the New game section is open: no game is running
     ann.select_option('[data-option="scenario"]', '"custom"')  # the engine's setup options, as data
     ann.select_option('[data-option="army"]', '"premade"')
     while ann.locator("#c-players li").count() > 2:
@@ -105,7 +104,7 @@ def test_phones_start_heroscape_and_place_their_order_markers_in_secret(browser,
     )
     view = table.session.view()
     assert view["game"]["game"] == "heroscape" and view["game"]["scenario"]["id"] == "custom"
-    assert [p["name"] for p in view["game"]["players"]] == ["Grotsnik", "Ugluk"]
+    assert [p["name"] for p in view["game"]["players"]] == ["Player 1", "Player 2"]  # not orc names
 
     seq = armies_gathered(table)
     page.goto(f"{table.url}/")
@@ -177,12 +176,17 @@ def test_an_attack_declared_on_a_phone_shows_its_odds_then_its_dice_on_the_tv(
     wait_for_seq(page, table.session.view()["seq"])
     assert re.search(r"\d+% to wound", page.locator(".hs-attack").inner_text())
     assert page.locator(".hs-attack .hs-die-waiting").count() == 3
-    # Three combat dice entered on the phone by counting faces: 2 skulls, 1 blank.
+    # The odds say which modifiers the dice include.
+    assert page.locator(".hs-dice-parts").first.inner_text() == "Attack 2 · +1 height advantage"
+    assert "Attack dice: Attack 2, +1 height advantage" in grotsnik.locator(".hs-odds-parts").inner_text()
+    # Two armies of two cards: the rows grow into the panels, two large lines each.
+    assert page.locator(".hs-cards.is-compact").count() == 0
+    heights = page.locator(".hs-card").evaluate_all("(rows) => rows.map(r => r.offsetHeight)")
+    assert min(heights) >= 96, heights
+    # Three combat dice entered on the phone by counting faces: 2 skulls, and the rest (1) blank.
     counter = grotsnik.locator(".facecount-row")
     counter.filter(has_text="skull").locator("button:has-text('+')").click()
     counter.filter(has_text="skull").locator("button:has-text('+')").click()
-    counter.filter(has_text="blank").locator("button:has-text('−')").click()
-    counter.filter(has_text="blank").locator("button:has-text('−')").click()
     grotsnik.click("button:has-text('Enter 3 dice')")
     page.wait_for_selector(".hs-attack .hs-die-skull", timeout=TIMEOUT_MS)
     assert page.locator(".hs-attack svg.hs-die").count() == 3
@@ -190,10 +194,18 @@ def test_an_attack_declared_on_a_phone_shows_its_odds_then_its_dice_on_the_tv(
     seq = accepted(table, {"kind": "roll", "player": 1, "die": "combat", "faces": ["shield"] + ["blank"] * 4})
     wait_for_seq(page, seq)
     assert page.locator(".hs-attack h2").inner_text().lower() == "last attack"
-    assert page.locator(".hs-result").inner_text() == "2 vs 1: 1 wound"
+    assert page.locator(".hs-result").inner_text() == "2 skulls against 1 shield, 1 wound"
     assert page.locator('.hs-card[data-unit="1:tor-kul-na"] .hs-life.is-wounded').count() == 1
+    row = page.locator('.hs-card[data-unit="1:tor-kul-na"] .hs-stats').inner_text()
+    assert row == "Attack 6 · Defense 5 · 5 of 6 life"  # as the event says: "5 of 6 life left"
     assert small_or_clipped(page) == []
     page.screenshot(path=str(artifacts / "heroscape-tv.png"))
+    small = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    small.goto(f"{table.url}/")
+    wait_for_seq(small, seq)
+    assert small_or_clipped(small) == []  # the same 1080p layout, scaled: nothing cut or too small
+    small.screenshot(path=str(artifacts / "heroscape-tv-720.png"))
+    small.context.close()
     grotsnik.context.close()
 
 
@@ -258,8 +270,7 @@ def test_a_d20_power_is_a_choice_on_the_phone_and_its_roll_is_entered_there(brow
     )
     prompt = table.session.view()["game"]["prompt"]
     assert prompt["roll"]["die"] == "d20" and prompt["players"] == [0]
-    grotsnik.select_option("#c-rolls select", "17")
-    grotsnik.click("#c-rolls button:has-text('Enter roll')")
+    grotsnik.click("#c-rolls .dicegrid-face[data-action*='[\"17\"]']")  # a d20 is one tap on a grid
     grotsnik.wait_for_function(
         "!document.getElementById('c-prompt').textContent.includes('d20')", timeout=TIMEOUT_MS
     )
@@ -334,6 +345,9 @@ def test_the_attack_form_shows_the_engines_odds_while_it_is_filled_in(browser, t
     )
     seen = live_odds(grotsnik)
     assert same_odds(seen, cli_odds(4, 5)), seen
+    included = grotsnik.locator(".hs-odds-live .hs-odds-parts").inner_text()
+    assert "Attack dice: Attack 2, +1 height advantage, +1 Swamp Water Strength" in included
+    assert "Defense dice: Defense 5" in included
     assert seen["text"].startswith(f"4 attack vs 5 defense: {cli_odds(4, 5)['p_at_least_one'] * 100:.1f}%")
     grotsnik.screenshot(path=str(artifacts / "heroscape-phone-live-odds.png"))
     grotsnik.click("#hs-declare")
@@ -357,8 +371,7 @@ def test_a_roll_off_is_asked_on_a_phone_rolled_and_shown_on_the_tv(browser, page
         timeout=TIMEOUT_MS,
     )
     page.goto(f"{table.url}/")
-    ugluk.select_option("#c-rolls select", "17")
-    ugluk.click("#c-rolls button:has-text('Enter roll')")
+    ugluk.click("#c-rolls .dicegrid-face[data-action*='[\"17\"]']")  # a d20 is one tap on a grid
     page.wait_for_selector(".hs-rolloff .hs-order-roll:has-text('d20 17')", timeout=TIMEOUT_MS)
     assert page.locator("#prompt").inner_text().startswith("Line of sight: Grotsnik rolls the d20")
     seq = accepted(table, {"kind": "roll", "player": 0, "die": "d20", "faces": ["9"]})

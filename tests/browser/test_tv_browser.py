@@ -150,6 +150,6 @@ def test_the_slot_the_tables_next_button_shows_is_outlined_with_the_card(page, t
     )
     page.wait_for_selector(".tile-candidate", timeout=TIMEOUT_MS)
     assert "tile-candidate" in candidate.get_attribute("class")
-    assert candidate.inner_text() == "Grivziz Dirtballs"
+    assert candidate.inner_text().split() == ["Grivziz", "Dirtballs"]  # its two lines
     table.session.report_device("table", {"state": "ready", "notices": [], "choice": None})
     page.wait_for_selector(".tile-candidate", state="detached", timeout=TIMEOUT_MS)

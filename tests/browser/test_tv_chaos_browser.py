@@ -114,7 +114,7 @@ def test_no_text_on_the_tv_is_smaller_than_20_px(browser, table, artifacts):
     report_devices(table)
     page = tv_page(browser, table, 1920, 1080, seq)
     sizes = page.evaluate(TEXT_SIZES)
-    assert any(cls == "tile-name" for cls, _, _ in sizes), "the game in progress shows cards"
+    assert any(cls.startswith("tile-line") for cls, _, _ in sizes), "the game in progress shows cards"
     small = [(cls, text, size) for cls, text, size in sizes if size < 20]
     assert not small, small
     page.screenshot(path=str(artifacts / "tv-4-players.png"))
@@ -135,6 +135,85 @@ def test_nothing_on_the_tv_is_cut_off_or_spills_out(browser, table, artifacts, p
     # A name too long for its box is shown whole at a smaller size, never cut: all its words are there.
     assert page.locator(".cm-name").first.inner_text().split() == LONG_NAMES[0].split()
     page.context.close()
+
+
+# Twelve cards in a line for each of four players: every long title of the deck, as late in a game.
+MIDDLES = [
+    ["monggos-meat-grinders", "garok-varokroksenrok", "spittledung-xxxxx"],
+    ["boneshaker-left", "boneshaker-right", "shaman-of-aaaaaaaag"],
+    ["smasher-left", "smasher-right", "smasher-crew"],
+    ["spoil-heap", "shaman-of-aaaaaaaag", "odlugg-spleenripper"],
+]
+COMMON = [
+    "hak-veinthrobs-volunteers",
+    "spattznatts-suicide-squad",
+    "crummy-snotling-slaves",
+    "blightskabb-plague-lords",
+    "bozlum-pigstickers",
+    "claws-of-malal",
+    "grivziz-dirtballs",
+]
+
+# What every card tile shows, line by line, and how large.
+TILE_TEXT = """() => Array.from(document.querySelectorAll('.tile[data-card]')).map(tile => ({
+  card: tile.dataset.card,
+  lines: Array.from(tile.querySelectorAll('.tile-line')).map(l => l.textContent),
+  px: parseFloat(getComputedStyle(tile.querySelector('.tile-name')).fontSize),
+}))"""
+
+
+def twelve_in_a_line(table: LiveTable) -> int:
+    start_game(table, 4, LONG_NAMES)
+    seq = 0
+    for seat, middle in enumerate(MIDDLES):
+        cards = ["orc-regimental-standard", *COMMON, *middle, "orc-regimental-musician"]
+        assert len(cards) == 12
+        for slot, card in enumerate(cards):
+            fix = {"kind": "correct_place", "player": seat, "card": card, "line": 1, "slot": slot}
+            answer = table.command("act", fix)
+            assert answer["accepted"], (seat, card, answer)
+            seq = int(answer["seq"])
+    return seq
+
+
+@pytest.mark.parametrize("screen", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
+def test_twelve_cards_in_a_line_stay_identifiable_from_the_sofa(browser, table, artifacts, screen):
+    seq = twelve_in_a_line(table)
+    report_devices(table)
+    page = tv_page(browser, table, *screen, seq)
+    tiles = page.evaluate(TILE_TEXT)
+    assert len(tiles) == 48
+    shortened = [t for t in tiles if any("…" in line for line in t["lines"])]
+    assert not shortened, shortened  # no "Hobgo…", no "10 S…": every name whole, on its two lines
+    assert all(t["px"] >= 20 for t in tiles), [t for t in tiles if t["px"] < 20]
+    assert all(len(t["lines"]) >= 1 and t["lines"][0] for t in tiles)
+    titles = {t["card"]: " ".join(t["lines"]) for t in tiles}
+    assert titles["crummy-snotling-slaves"] == "Snotling Slaves"  # not "C. S. Slaves"
+    assert titles["boneshaker-right"] == "Boneshaker right"
+    problems = page.evaluate(CUT_OFF)
+    page.screenshot(path=str(artifacts / f"tv-twelve-in-a-line-{screen[1]}p.png"))
+    assert not problems, problems
+    # A legend of the colours and marks, and the VP said for what it is.
+    legend = page.locator(".cm-legend")
+    assert legend.locator(".cm-swatch").count() == 5
+    assert legend.locator("svg.line-shield").count() == 1 and legend.locator(".cm-legend-dot").count() == 1
+    for word in ("booty", "war machine", "attack", "VP", "owner's colour", "Horned Rat"):
+        assert word in legend.inner_text()
+    assert page.locator(".cm-vp-note").all_inner_texts() == ["if it ended now"] * 4
+    page.context.close()
+
+
+def test_a_card_of_another_tribe_wears_its_owners_colour(page, table):
+    seq = start_game(table, 3)
+    fix = {"kind": "correct_place", "player": 1, "card": "sneaky-git", "line": 0, "slot": 4, "owner": 2}
+    answer = table.command("act", fix)
+    assert answer["accepted"], answer
+    page.goto(f"{table.url}/tv")
+    wait_for_seq(page, int(answer["seq"]))
+    dot = page.locator('.cm-player[data-seat="1"] .tile[data-card="sneaky-git"] .tile-owner')
+    colour = dot.evaluate("n => getComputedStyle(n).backgroundColor")
+    assert colour == "rgb(47, 184, 79)"  # Snagla's green (#2fb84f), the Git's owner
+    assert seq < int(answer["seq"])
 
 
 def test_the_final_scoreboard_fits_with_long_names(browser, table, artifacts):

@@ -45,15 +45,23 @@ def test_max_tags_per_reader_keeps_a_full_state_in_one_frame(
     assert got == expected
     uid = bytes(7)
     payload = tcproto.state_payload(
-        0, [(r, [uid] * got) for r in range(readers)], [(d, 6, 20) for d in range(dice)]
+        0, [(r, [uid] * got) for r in range(readers)], [(d, 20) for d in range(dice)]
     )
     assert len(tcproto.encode_frame(tcproto.STATE, 0, payload)) > 0
     assert 6 + len(payload) <= tcproto.MAX_FRAME
 
 
+def test_a_config_naming_a_die_kind_gets_a_clear_message() -> None:
+    assert tablelogic.die_faces({"id": 1, "faces": 6, "pin": 11}) == 6
+    with pytest.raises(
+        ValueError, match=r'die 1 needs its number of faces, e.g. "faces": 6.*\[table\.dice\]'
+    ):
+        tablelogic.die_faces({"id": 1, "kind": "cube", "pin": 11})
+
+
 def test_die_tumbles_then_settles_on_a_face_in_range() -> None:
     rng = random.Random(4)
-    die = tablelogic.Die(0, 6, 20, rng.randint, tumble_ms=300)
+    die = tablelogic.Die(0, 20, rng.randint, tumble_ms=300)
     assert die.update(0) is None
     die.press(1000)
     assert die.update(1100) is None and 1 <= die.showing <= 20

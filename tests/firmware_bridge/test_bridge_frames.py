@@ -17,7 +17,7 @@ from firmware_bridge.errors import (
 from firmware_bridge.firmware import tcproto
 from firmware_bridge.frames import MAX_FRAME, Frame, FrameReader, encode_all
 
-from .framing_vectors import GOLDEN_FRAMES
+from .framing_vectors import GOLDEN_FRAMES, LEGACY_V1_HEARTBEAT
 
 frames = st.builds(
     Frame,
@@ -38,6 +38,13 @@ def test_golden_frames_host(msg_type: int, seq: int, payload: str, wire: str) ->
 def test_golden_frames_firmware(msg_type: int, seq: int, payload: str, wire: str) -> None:
     assert tcproto.encode_frame(msg_type, seq, bytes.fromhex(payload)).hex() == wire
     assert tcproto.decode_frame(bytes.fromhex(wire)[:-1]) == (msg_type, seq, bytes.fromhex(payload))
+
+
+def test_frames_of_the_first_protocol_are_refused_on_both_sides() -> None:
+    with pytest.raises(UnknownVersionError):
+        Frame.decode(LEGACY_V1_HEARTBEAT[:-1])
+    with pytest.raises(tcproto.ProtoError, match="version"):
+        tcproto.decode_frame(LEGACY_V1_HEARTBEAT[:-1])
 
 
 @given(frames)
@@ -76,8 +83,9 @@ def test_distinct_errors() -> None:
         Frame.from_bytes(good[:-1] + bytes([good[-1] ^ 1]))
     with pytest.raises(FrameLengthError):
         Frame.from_bytes(good[:5])
-    with pytest.raises(UnknownVersionError):
-        Frame.from_bytes(Frame(0x02, 1, b"", version=2).to_bytes())
+    with pytest.raises(UnknownVersionError) as raised:
+        Frame.from_bytes(Frame(0x02, 1, b"", version=1).to_bytes())
+    assert raised.value.version == 1
     with pytest.raises(CobsError):
         Frame.decode(b"\x05\x01")
 

@@ -32,14 +32,14 @@ def test_no_io_before_start(tmp_path: Path) -> None:
 def test_handshake_then_events_arrive_as_observations() -> None:
     with live() as (table, _link, watch):
         status = watch.state("connected")
-        assert status["device_id"] == "virtual-table" and status["firmware"] == "0.1.0"
+        assert status["device_id"] == "virtual-table" and status["firmware"] == "0.2.0"
         assert status["path"] == table.pts and status["port"] == table.path
         table.put_tag(2, UID)
         seen = watch.next()
         assert isinstance(seen, TagSeen) and (seen.reader, seen.uid) == (2, UID)
         table.roll(0, 17)
         rolled = watch.next()
-        assert isinstance(rolled, DieRolled) and (rolled.die, rolled.kind, rolled.face) == (0, "d20", 17)
+        assert isinstance(rolled, DieRolled) and (rolled.die, rolled.face, rolled.faces) == (0, 17, 20)
 
 
 def test_reconnect_after_the_pty_closes_and_reopens_on_a_new_path() -> None:
@@ -189,3 +189,40 @@ def test_a_failing_consumer_does_not_stop_the_link() -> None:
             assert getattr(watch.next(), "face", None) == 2
         finally:
             link.stop()
+
+
+def test_four_frames_in_ten_corrupted_each_way_still_deliver_everything_once_in_order() -> None:
+    with live(faults=Faults(corrupt=0.4, duplicate=0.05, reorder=0.05)) as (table, _link, watch):
+        watch.state("connected", timeout=10)
+        uids = [f"0400000001{i:04X}" for i in range(60)]
+        for i, uid in enumerate(uids):
+            table.put_tag(i % 4, uid)
+            table.roll(1, 1 + i % 6)
+        seen = [watch.next(timeout=10) for _ in range(2 * len(uids))]
+        assert [getattr(o, "uid", None) for o in seen[::2]] == uids
+        assert [getattr(o, "face", None) for o in seen[1::2]] == [1 + i % 6 for i in range(60)]
+        assert table.counters["corrupted_tx"] > 0 and table.counters["corrupted_rx"] > 0
+
+
+def test_a_board_press_is_stamped_on_the_host_clock_even_when_it_arrives_late() -> None:
+    import time
+
+    from companion.observations import ButtonPressed
+
+    with live() as (table, _link, watch):
+        watch.state("connected")
+        before = time.monotonic()
+        table.press(1)
+        after = time.monotonic()
+        pressed = watch.next()
+        assert isinstance(pressed, ButtonPressed) and pressed.source == "firmware"
+        assert before - 0.002 <= pressed.at <= after + 0.02  # the board's ms stamp, on our clock
+        table.unplug()
+        watch.state("searching")
+        before = time.monotonic()
+        table.press(0)  # while the cable is out: it reaches the host after the reconnect
+        after = time.monotonic()
+        table.replug()
+        late = watch.next()
+        assert isinstance(late, ButtonPressed) and late.button == "0"
+        assert before - 0.002 <= late.at <= after + 0.02  # when it was pressed, not when it came

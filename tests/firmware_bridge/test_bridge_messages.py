@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,7 +11,8 @@ from hypothesis import strategies as st
 from firmware_bridge import messages as m
 from firmware_bridge.errors import FrameError, PayloadError, UnknownMessageError
 from firmware_bridge.firmware import tcproto
-from firmware_bridge.frames import Frame
+from firmware_bridge.frames import MAX_FRAME, VERSION, Frame
+from firmware_bridge.reliability import HELD_BITS
 
 u8 = st.integers(0, 255)
 u16 = st.integers(0, 0xFFFF)
@@ -30,16 +33,16 @@ MESSAGES = {
     ),
     m.Heartbeat: st.builds(m.Heartbeat, u32),
     m.Battery: st.builds(m.Battery, u16, u8),
-    m.Ack: st.builds(m.Ack, u16, u32),
+    m.Ack: st.builds(m.Ack, u16, u32, st.integers(0, 2**64 - 1)),
     m.TagPresent: st.builds(m.TagPresent, u8, uids),
     m.TagRemoved: st.builds(m.TagRemoved, u8, uids),
-    m.DieRolled: st.builds(m.DieRolled, u8, u8, st.integers(1, 255)),
+    m.DieRolled: st.builds(m.DieRolled, u8, st.integers(1, 255)),
     m.Button: st.builds(m.Button, u8, st.booleans(), u32),
     m.StateReport: st.builds(
         m.StateReport,
         u8,
         st.lists(st.builds(m.ReaderTags, u8, st.lists(uids, max_size=3).map(tuple)), max_size=8).map(tuple),
-        st.lists(st.builds(m.DieFace, u8, u8, u8), max_size=6).map(tuple),
+        st.lists(st.builds(m.DieFace, u8, u8), max_size=6).map(tuple),
     ),
     m.Led: st.builds(m.Led, u8, u8, st.tuples(u8, u8, u8)),
     m.Identify: st.builds(m.Identify, u16),
@@ -106,7 +109,18 @@ def test_reliable_range_covers_exactly_the_device_events() -> None:
 def test_firmware_type_codes_match_host() -> None:
     for t in m.MsgType:
         assert getattr(tcproto, t.name) == t.value
-    assert tcproto.DIE_KINDS == m.DIE_KINDS
+    assert tcproto.VERSION == VERSION and tcproto.MAX_FRAME == MAX_FRAME
+    assert tcproto.SACK_BITS == HELD_BITS
+
+
+def test_the_protocol_names_no_game_or_die_kind() -> None:
+    """Issue 16.9: which die a device die is, and what its faces show, is table data, never wire."""
+    for module in (m, tcproto):
+        names = {name.lower() for name in vars(module)}
+        assert not any("kind" in name for name in names if "die" in name), module
+    source = (Path(tcproto.__file__).read_text() + Path(m.__file__).read_text()).lower()
+    for word in ("cube", "heroscape", "combat", '"d20"', '"d6"'):
+        assert word not in source
 
 
 # --- what the firmware builds, the host reads (and back) -----------------------------------------
@@ -120,7 +134,7 @@ def test_firmware_hello_payload(hello: m.Hello) -> None:
         hello.next_seq,
         hello.device_id,
         hello.readers,
-        [(d.die, d.kind) for d in hello.dice],
+        [(d.die, d.faces) for d in hello.dice],
         list(hello.buttons),
     )
     assert built == hello.to_payload()
@@ -133,7 +147,7 @@ def test_firmware_tag_payload(tag: m.TagPresent) -> None:
 
 @given(MESSAGES[m.DieRolled], MESSAGES[m.Button], MESSAGES[m.Heartbeat], MESSAGES[m.Battery])
 def test_firmware_small_payloads(die: m.DieRolled, button: m.Button, hb: m.Heartbeat, bat: m.Battery) -> None:
-    assert tcproto.die_payload(die.die, die.kind, die.face) == die.to_payload()
+    assert tcproto.die_payload(die.die, die.face) == die.to_payload()
     assert tcproto.button_payload(button.button, button.pressed, button.device_ms) == button.to_payload()
     assert tcproto.heartbeat_payload(hb.uptime_ms) == hb.to_payload()
     assert tcproto.battery_payload(bat.millivolts, bat.percent) == bat.to_payload()
@@ -142,13 +156,13 @@ def test_firmware_small_payloads(die: m.DieRolled, button: m.Button, hb: m.Heart
 @given(MESSAGES[m.StateReport])
 def test_firmware_state_payload(report: m.StateReport) -> None:
     tags = [(r.reader, list(r.uids)) for r in report.readers]
-    dice = [(d.die, d.kind, d.face) for d in report.dice]
+    dice = [(d.die, d.face) for d in report.dice]
     assert tcproto.state_payload(report.reason, tags, dice) == report.to_payload()
 
 
 @given(MESSAGES[m.Ack], MESSAGES[m.Led], MESSAGES[m.Identify])
 def test_firmware_parses_host_commands(ack: m.Ack, led: m.Led, identify: m.Identify) -> None:
-    assert tuple(tcproto.parse_ack(ack.to_payload())) == (ack.seq, ack.boot_id)
+    assert tuple(tcproto.parse_ack(ack.to_payload())) == (ack.seq, ack.boot_id, ack.held)
     assert tcproto.parse_led(led.to_payload()) == (led.led, led.pattern, led.rgb)
     assert tcproto.parse_identify(identify.to_payload()) == identify.duration_ms
 

@@ -71,47 +71,141 @@ def test_receiver_counts_retransmits_by_highest_seen() -> None:
     assert rx.is_retransmit(12)
 
 
-def test_outbox_window_timeout_and_cumulative_ack() -> None:
+def _outbox(
+    window: int = 4, rto_ms: int = 40, first_seq: int = 0, **kw: int
+) -> tuple[tcproto.Outbox, list[int]]:
     sent: list[int] = []
     box = tcproto.Outbox(
-        lambda wire: sent.append(tcproto.decode_frame(wire[:-1])[1]), window=3, rto_ms=50, first_seq=65534
+        lambda wire: sent.append(tcproto.decode_frame(wire[:-1])[1]),
+        window=window,
+        rto_ms=rto_ms,
+        first_seq=first_seq,
+        **kw,
     )
-    for _ in range(5):
-        box.push(tcproto.TAG_PRESENT, tcproto.tag_payload(0, b"\x01\x02\x03\x04"), now=0)
+    return box, sent
+
+
+def _push(box: tcproto.Outbox, n: int, now: int = 0) -> None:
+    for _ in range(n):
+        box.push(tcproto.TAG_PRESENT, tcproto.tag_payload(0, b"\x01\x02\x03\x04"), now)
+
+
+def test_outbox_window_and_cumulative_ack_across_the_wrap() -> None:
+    box, sent = _outbox(window=3, first_seq=65534)
+    _push(box, 5)
     assert sent == [65534, 65535, 0]  # window of 3, wrapping
-    box.pump(49)
-    assert sent == [65534, 65535, 0]
-    box.pump(50)  # timeout: go back N
-    assert sent[3:] == [65534, 65535, 0]
-    assert box.retransmits == 3
-    box.ack(65535, 60)  # cumulative: two acknowledged, two more may go
-    assert box.base() == 0
-    assert sent[6:] == [1, 2]
-    box.ack(2, 70)
+    box.ack(65535, 5)  # cumulative: two acknowledged, two more may go
+    assert box.base() == 0 and sent[3:] == [1, 2]
+    box.ack(2, 7)
     assert box.entries == [] and box.base() == 3
 
 
-def test_duplicate_ack_resends_at_once_unless_just_sent() -> None:
-    sent: list[int] = []
-    box = tcproto.Outbox(lambda wire: sent.append(tcproto.decode_frame(wire[:-1])[1]), window=4, rto_ms=40)
-    box.push(tcproto.DIE_ROLLED, b"\x00\x06\x03", now=0)
-    box.push(tcproto.DIE_ROLLED, b"\x00\x06\x04", now=0)
-    box.ack(65535, 2)  # the host still waits for 0, but we sent it 2 ms ago
+def test_each_event_has_its_own_timer_and_only_the_late_one_goes_again() -> None:
+    box, sent = _outbox(window=4, rto_ms=40)
+    _push(box, 1, now=0)
+    _push(box, 1, now=30)
+    box.pump(39)
     assert sent == [0, 1]
-    box.ack(65535, 10)  # a quarter of the timeout later: the host really lost it (and holds 1)
-    assert sent == [0, 1, 0]
+    box.pump(40)  # event 0's timer ran out; event 1 (sent at 30) still has time: no go-back-N
+    assert sent == [0, 1, 0] and box.retransmits == 1
+    box.pump(70)
+    assert sent == [0, 1, 0, 1]
+
+
+def test_events_the_host_holds_are_not_sent_again() -> None:
+    box, sent = _outbox(window=4, rto_ms=40)
+    _push(box, 4)
+    box.ack(65535, 2, held=0b101)  # the host waits for 0 and holds 1 and 3 (bit i: seq 1 + i)
+    assert [e.held for e in box.entries] == [False, True, False, True]
+    assert sent[4:] == [0, 2]  # both were sent before 3, which arrived: lost
+    box.pump(200)  # timers run out: still only the missing ones
+    assert sent[6:] == [0, 2]
+    box.ack(65535, 201, held=0b001)  # the host no longer holds 3 (it restarted): 3 is due again
+    assert sent[8:] == [3]
+
+
+def test_an_event_sent_before_one_that_arrived_is_lost_and_goes_again_at_once() -> None:
+    box, sent = _outbox(window=4, rto_ms=1000)
+    _push(box, 3)
+    box.ack(65535, 2, held=0b1)  # 1 arrived, 0 (sent before it) did not: lost, no timer needed
+    assert sent == [0, 1, 2, 0]
+    box.ack(65535, 3, held=0b1)  # nothing newer arrived since the re-send: no evidence, no storm
+    assert sent == [0, 1, 2, 0]
+    box.ack(65535, 4, held=0b11)  # 2 arrived, but it was sent before the re-sent 0: still no evidence
+    assert sent == [0, 1, 2, 0]
+
+
+def test_the_timeout_follows_the_measured_round_trip() -> None:
+    box, sent = _outbox(window=8, rto_ms=50, rto_min_ms=10, rto_max_ms=250)
+    for t in range(0, 40, 4):  # events answered 2 ms after they were sent
+        _push(box, 1, now=t)
+        box.ack(box.entries[-1].seq, t + 2)
+    assert box.srtt() == 2 and box.rto == 10  # 2 + 4 x deviation, but never under the floor
+    _push(box, 1, now=100)
+    box.pump(109)
+    assert len(sent) == 11
+    box.pump(110)
+    assert len(sent) == 12
+
+
+def test_an_ack_after_a_lost_ack_is_no_round_trip_sample() -> None:
+    box, _sent = _outbox(window=8, rto_ms=50)
+    _push(box, 1, now=0)
+    box.ack(0, 2)
+    _push(box, 1, now=10)
+    _push(box, 1, now=12)  # the ACK for 1 is lost; the one for 2 covers both
+    box.ack(2, 14)
+    assert box.srtt() == 2  # from event 2 (sent at 12), not event 1's 4 ms of waiting
+
+
+def test_backoff_doubles_while_the_host_is_silent_and_resets_when_it_speaks() -> None:
+    box, sent = _outbox(window=4, rto_ms=20, rto_min_ms=10, rto_max_ms=100)
+    _push(box, 2, now=0)
+    times = []
+    for now in range(1, 400):
+        before = sent.count(0)
+        box.pump(now)
+        if sent.count(0) > before:
+            times.append(now)
+    assert times == [20, 60, 140, 240, 340]  # 20, 40, 80, then capped at 100
+    box.ack(65535, 341, held=0b1)  # the host answers: 1 arrived, so 0 is lost and goes at once
+    assert sent[-1] == 0 and box.entries[0].backoff == 0
+    count = len(sent)
+    box.pump(360)
+    assert len(sent) == count
+    box.pump(361)  # and its timer is the round trip's again (20 ms), not the backed-off 100
+    assert sent[count:] == [0]
+
+
+def test_resync_sends_everything_again_behind_the_hello() -> None:
+    frames: list[tuple[int, int]] = []
+    clock = Clock()
+    link = tcproto.DeviceLink(
+        lambda w: frames.append(tcproto.decode_frame(w[:-1])[:2]),
+        clock,
+        _INFO,
+        lambda: ([(0, [])], []),
+        boot_id=1,
+        first_seq=9,
+    )
+    link.tag_present(0, b"\x01\x02\x03\x04")
+    link.feed(tcproto.encode_frame(tcproto.ACK, 0, b"\x00\x08" + (1).to_bytes(4, "big")))
+    frames.clear()
+    clock.ms = 5  # well within the timer: without the resync nothing would go
+    link.feed(tcproto.encode_frame(tcproto.RESYNC, 0, b""))
+    assert frames == [(tcproto.HELLO, 10), (tcproto.TAG_PRESENT, 9), (tcproto.STATE, 10)]
 
 
 def test_outbox_full_drops_and_device_owes_a_state_report() -> None:
     clock = Clock()
     link = tcproto.DeviceLink(lambda wire: None, clock, _INFO, lambda: ([(0, [])], []), boot_id=1, limit=4)
     for i in range(6):
-        link.die_rolled(0, 6, 1 + i % 6)
+        link.die_rolled(0, 1 + i % 6)
     assert link.outbox.dropped == 2 and link.owe_state
     link.outbox.entries.clear()
     link.poll()
     assert not link.owe_state
-    assert link.outbox.entries[0][1] == tcproto.STATE
+    assert link.outbox.entries[0].msg_type == tcproto.STATE
 
 
 _INFO = {"firmware": (1, 0, 0), "device_id": "t", "readers": 1, "dice": [(0, 6)], "buttons": []}
@@ -135,7 +229,7 @@ def test_hello_queues_one_state_report_behind_pending_events() -> None:
         lambda w: frames.append(tcproto.decode_frame(w[:-1])),
         Clock(),
         _INFO,
-        lambda: ([(0, [b"\x01\x02\x03\x04"])], [(0, 6, 0)]),
+        lambda: ([(0, [b"\x01\x02\x03\x04"])], [(0, 0)]),
         boot_id=1,
         first_seq=9,
     )
@@ -231,3 +325,98 @@ def test_exactly_once_in_order_over_a_lossy_wire(
         if len(observed) >= len(expected) and not device.outbox.entries:
             break
     assert observed == expected
+
+
+def test_a_line_corrupting_four_frames_in_ten_keeps_up_with_the_table() -> None:
+    """Issue 15: at 40 % corruption each way, go-back-N on one timer repaired one hole per timeout and
+    fell behind a table making 500 events/s (a median of seconds). On a simulated clock (1 ms each
+    way), every event must now arrive within a few round trips: median ≤ 10 ms, none over 100 ms."""
+    from firmware_bridge.host import HostProtocol, LinkSettings
+
+    rng = random.Random(15)
+    clock = Clock()
+    to_host: list[bytes] = []
+    to_device: list[bytes] = []
+    arrived: dict[str, int] = {}
+    host = HostProtocol(
+        to_device.append,
+        lambda o: arrived.setdefault(o.uid, clock.ms),
+        LinkSettings(),
+        lambda: clock.ms / 1000,
+        lambda: 0.0,
+    )
+    device = tcproto.DeviceLink(
+        to_host.append, clock, _INFO, lambda: ([(0, [])], []), boot_id=15, rto_ms=30, limit=4096
+    )
+    host.opened("mem://", None)
+
+    def corrupt(queue: list[bytes]) -> list[bytes]:
+        out = []
+        for wire in queue:
+            if rng.random() < 0.4:
+                damaged = bytearray(wire)
+                damaged[rng.randrange(len(wire) - 1)] ^= rng.randrange(1, 256)
+                wire = bytes(damaged)
+            out.append(wire)
+        queue.clear()
+        return out
+
+    for _ in range(10_000):  # connect first: the handshake is not what this measures
+        if host.status.state.value == "connected":
+            break
+        clock.ms += 1
+        device.poll()
+        host.receive(b"".join(corrupt(to_host)))
+        host.tick()
+        for wire in corrupt(to_device):
+            device.feed(wire)
+    assert host.status.state.value == "connected"
+    sent: dict[str, int] = {}
+    for step in range(60_000):
+        if step % 2 == 0 and len(sent) < 2000:
+            uid = (len(sent)).to_bytes(4, "big")
+            sent[uid.hex().upper()] = clock.ms
+            device.tag_present(0, uid)
+        clock.ms += 1
+        device.poll()
+        host.receive(b"".join(corrupt(to_host)))
+        host.tick()
+        for wire in corrupt(to_device):
+            device.feed(wire)
+        if len(arrived) >= len(sent) == 2000:
+            break
+    latencies = sorted(arrived[uid] - at for uid, at in sent.items() if uid in arrived)
+    assert len(latencies) == 2000
+    assert latencies[1000] <= 10 and latencies[-1] <= 100, (latencies[1000], latencies[-1])
+
+
+def test_a_host_slower_than_the_timeout_still_teaches_the_device_its_round_trip() -> None:
+    """A busy Pi that reads the port every 50 ms gets every event sent within 50 ms twice; Karn's
+    rule (no sample from a re-sent event) would then never give a sample, the timeout would stay
+    under the round trip, and every event would go two or three times. The device backs off until
+    an event sent once is answered."""
+    from firmware_bridge.host import HostProtocol, LinkSettings
+
+    clock = Clock()
+    to_host: list[bytes] = []
+    to_device: list[bytes] = []
+    seen: list[object] = []
+    host = HostProtocol(to_device.append, seen.append, LinkSettings(), lambda: clock.ms / 1000, lambda: 0.0)
+    device = tcproto.DeviceLink(to_host.append, clock, _INFO, lambda: ([(0, [])], []), boot_id=3, rto_ms=30)
+    host.opened("mem://", None)
+    for step in range(4000):
+        if 1000 <= step < 3000 and step % 4 == 0:
+            device.tag_present(0, step.to_bytes(4, "big"))
+        clock.ms += 1
+        device.poll()
+        if clock.ms % 50 == 0:  # the host's thread gets the CPU every 50 ms
+            host.receive(b"".join(to_host))
+            to_host.clear()
+            host.tick()
+        for wire in to_device:
+            device.feed(wire)
+        to_device.clear()
+    assert len([o for o in seen if type(o).__name__ == "TagSeen"]) == 500
+    srtt = device.outbox.srtt()
+    assert srtt is not None and device.outbox.rto > 50
+    assert device.outbox.retransmits < 100  # of 500 events; without the back-off: ~600

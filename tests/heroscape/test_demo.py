@@ -15,7 +15,15 @@ from typing import Any
 
 import pytest
 
-from companion.cli.demo import GAME_OVER_SECONDS, SessionTable, SimulatedTable, enrol_tags
+from companion.cli.demo import (
+    GAME_OVER_SECONDS,
+    SessionTable,
+    SimulatedTable,
+    device_settings,
+    dice_ids,
+    enrol_tags,
+    table_section,
+)
 from companion.cli.wiring import adapters
 from companion.demo_player import DemoBrain
 from companion.dice import Dice
@@ -24,7 +32,7 @@ from companion.games.heroscape.demo import HeroScapeDemo, card_tags
 from companion.session import Session
 from companion.settings import Settings
 from companion.table import TagRegistry
-from firmware_bridge.virtual import VirtualSettings, VirtualTable
+from firmware_bridge.virtual import VirtualTable
 from tests.integration.waiting import wait_until
 
 MAX_STEPS = 5000
@@ -57,9 +65,7 @@ def kit(seats: int) -> HeroScapeDemo:
 @pytest.fixture
 def device(kit: HeroScapeDemo, seats: int) -> Iterator[VirtualTable]:
     layout = kit.layout(seats)
-    table = VirtualTable(
-        VirtualSettings(readers=layout.readers, dice=layout.dice, buttons=layout.buttons, seed=11)
-    )
+    table = VirtualTable(device_settings(layout, Dice.load(), seed=11))
     table.start()
     yield table
     table.stop()
@@ -68,8 +74,8 @@ def device(kit: HeroScapeDemo, seats: int) -> Iterator[VirtualTable]:
 @pytest.fixture
 def wired(tmp_path: Path, kit: HeroScapeDemo, device: VirtualTable, seats: int) -> Iterator[Session]:
     db = tmp_path / "table.sqlite3"
-    table_section = dict(kit.layout(seats).table)
-    settings = Settings(db=db, serial_port=device.path, game="heroscape", extra={"table": table_section})
+    section = table_section(kit.layout(seats))
+    settings = Settings(db=db, serial_port=device.path, game="heroscape", extra={"table": section})
     with Session(db) as session:
         with adapters(settings, session):
             yield session
@@ -96,8 +102,9 @@ def test_the_demo_plays_a_whole_game_through_the_virtual_device(
     registry = TagRegistry.open(session.db_path)
     assert len(registry.tags("heroscape")) == len(card_tags())
     registry.close()
-    dice = {d["kind"]: d["id"] for d in firmware(session)["capabilities"]["dice"]}
-    assert set(dice) == {"heroscape-combat", "d20"}
+    assert firmware(session)["capabilities"]["dice"] == [{"id": 0, "faces": 6}, {"id": 1, "faces": 20}]
+    dice = dice_ids(kit.layout(seats))
+    assert dice == {"heroscape-combat": 0, "d20": 1}
     rng = random.Random(11)
     hands = kit.hands(SessionTable(session, Dice.load(), dice), device)
     clock = Clock()

@@ -1,13 +1,13 @@
 """Odds before declaring: the turn player's private view lists the dice every attack it may declare would
 roll, per choice of the phone's form. Each number must be the one the engine rolls once the attack is
-declared (``combat.dice_for``), for every attacker, attack, target, height and declared condition."""
+declared (``dice.dice_for``), for every attacker, attack, target, height and declared condition."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from companion.games.heroscape.combat import dice_for
+from companion.games.heroscape.dice import dice_for
 from companion.games.heroscape.forecast import condition_key, subsets
 from companion.games.heroscape.ids import FigureId
 from companion.games.heroscape.prompts import attacks
@@ -101,3 +101,24 @@ def test_random_positions_of_random_games_list_the_engines_numbers() -> None:
                 break
             state, _ = GAME.apply(state, action)
     assert compared > 500
+
+
+def test_each_number_says_which_modifiers_it_includes() -> None:
+    """The phone's odds say what they include: the parts beside each number add up to it."""
+    state = act(battle(ARMIES, ORDERS), "moved", player=0)
+    shiori = table(state)["attackers"]["0:shiori/1"]
+    assert shiori["parts"][""]["medium"]["attacker"][""] == [
+        ["Attack", 3],
+        ["height advantage", 1],
+        ["Concentrated Will", 1],
+    ]
+    assert shiori["parts"]["shuriken"]["medium"]["attacker"][""] == [["Shuriken Special Attack", 3]]
+    stinger = table(state)["defenders"]["1:marro-stingers/1"]
+    assert stinger["parts"]["none"]["aura"] == [["Defense", 3], ["Extended Defensive Aura", 1]]
+
+    def leaves(tree: Any) -> list[Any]:
+        return [x for v in tree.values() for x in leaves(v)] if isinstance(tree, dict) else [tree]
+
+    for entry in [*table(state)["attackers"].values(), *table(state)["defenders"].values()]:
+        dice, parts = leaves(entry["dice"]), leaves(entry["parts"])
+        assert dice == [max(0, sum(n for _, n in p)) for p in parts]

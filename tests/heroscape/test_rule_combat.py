@@ -387,3 +387,63 @@ def test_teammates_are_not_opponents() -> None:
     assert state.teams == (0, 0, 1, 1)
     assert "opponent" in refused(state, "attack", player=0, attacker="0:raelin", defender="1:tor-kul-na")
     assert declared(state, player=0, attacker="0:raelin", defender="2:shiori") == (3, 3)
+
+
+def twin_stingers(ben_first: bool = True) -> State:
+    """Ann's Drake against Ben's two Marro Stingers cards; Ben's first card already lost a figure."""
+    state = battle(
+        [["sgt-drake-alexander"], ["marro-stingers", "marro-stingers"]],
+        [("0:sgt-drake-alexander",) * 4, ("1:marro-stingers",) * 4],
+        rolls=(1, 20) if ben_first else None,
+    )
+    return act(state, "correct_status", player=1, figure="1:marro-stingers/1", status="destroyed")
+
+
+def test_the_fill_up_rule_moves_the_glyphs_with_the_figures() -> None:
+    """Destroying a Common Figure: 'you must fill up that card first, before placing the destroyed
+    figure on an empty card'. The figure destroyed on the second card goes on the first; a living
+    figure of the first card now counts on the second. Glyphs stay with the figures standing on
+    them: the destroyed one leaves its glyph, the living one keeps its own (Glyphs: a permanent
+    glyph works 'for as long as a figure is standing on it')."""
+    state = twin_stingers()
+    state = act(state, "glyph", player=1, figure="1:marro-stingers#2/3", glyph="wannok")
+    state = act(state, "glyph", player=1, figure="1:marro-stingers/2", glyph="crevcor")
+    state = act(state, "end_turn", player=1)
+    state = act(state, "attack", player=0, attacker="0:sgt-drake-alexander", defender="1:marro-stingers#2/3")
+    state = roll_asked(state, 1)
+    defense = GAME.prompt(state)
+    assert defense is not None and defense.roll is not None
+    state, events = GAME.apply(
+        state, GAME.parse_action({"kind": "roll", "player": 1, "die": "combat", "faces": ["blank"] * 3})
+    )
+    holders = {g.glyph: g.holder for g in state.glyphs}
+    assert holders["wannok"] is None  # the destroyed Stinger stood on Wannok
+    assert holders["crevcor"] is not None and alive(state, holders["crevcor"])  # the living one keeps Crevcor
+    first, second = state.sides[1].units
+    assert [f.alive for f in first.figures] == [False, False, True]
+    assert all(f.alive for f in second.figures)
+    destroyed = [e for e in events if e.kind == "FigureDestroyed"]
+    assert len(destroyed) == 1 and not alive(state, str(destroyed[0].data["figure"]))
+    assert "Stingers 6" in destroyed[0].text  # the figure that was hit, by the name the table used
+
+
+def test_a_card_the_fill_up_rule_empties_is_out_of_play_and_loses_its_turn() -> None:
+    """Life: 'When all figures on an Army Card have been destroyed, the Army Card is out of play. Do not
+    reveal any unrevealed Order Markers that are on that card for that round of play.'"""
+    state = battle(
+        [["sgt-drake-alexander"], ["marro-stingers", "marro-stingers"]],
+        [
+            ("0:sgt-drake-alexander",) * 4,
+            ("1:marro-stingers", "1:marro-stingers#2", "1:marro-stingers#2", "1:marro-stingers#2"),
+        ],
+    )
+    for figure in ("1:marro-stingers/1", "1:marro-stingers/2"):
+        state = act(state, "correct_status", player=1, figure=figure, status="destroyed")
+    state = act(state, "attack", player=0, attacker="0:sgt-drake-alexander", defender="1:marro-stingers#2/1")
+    state = roll_asked(roll_asked(state, 1), 0)
+    first, second = state.sides[1].units
+    assert not first.alive and all(f.alive for f in second.figures)  # the fill-up emptied card 1
+    state, events = GAME.apply(state, GAME.parse_action({"kind": "end_turn", "player": 0}))
+    assert any(e.kind == "TurnLost" for e in events)
+    assert state.turn is not None and state.turn.seat == 0 and state.turn.marker == 1
+    assert state.sides[1].revealed[0] is False  # the marker on the empty card stays face down

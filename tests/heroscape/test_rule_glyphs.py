@@ -179,3 +179,27 @@ def test_ored_may_take_no_marker() -> None:
     state = act(ann_turn("raelin"), "glyph", player=0, figure="0:raelin", glyph="ored")
     state = act(d20(state, 0, 15), "decline", player=0)
     assert state.stack == () and not any(any(side.removed) for side in state.sides)
+
+
+def test_a_figure_trapped_on_proftaka_cannot_step_onto_another_glyph_or_fall() -> None:
+    """Glyph of Proftaka: 'The trapped figure cannot move from this space. The figure can move off the
+    Glyph of Proftaka only if a friendly figure occupies an adjacent space.'"""
+    state = act(ann_turn("shiori"), "glyph", player=0, figure="0:shiori", glyph="proftaka")
+    assert "trapped" in refused(state, "glyph", player=0, figure="0:shiori", glyph="ulaniva")
+    assert "trapped" in refused(state, "fall", player=0, figure="0:shiori", levels=4)
+    assert state.glyphs[0].holder == "0:shiori/1"
+    state = act(state, "leave_glyph", player=0, glyph="proftaka", conditions=["friend-adjacent"])
+    state = act(state, "glyph", player=0, figure="0:shiori", glyph="ulaniva")
+    assert {g.glyph: g.holder for g in state.glyphs}["ulaniva"] == "0:shiori/1"
+
+
+def test_deadly_wall_of_water_has_four_glyphs_on_the_battlefield() -> None:
+    """Deadly Wall of Water, Setup: 'Randomly place four of the shuffled Glyphs symbol-side up where
+    shown. Place the other Glyphs out of play, keeping them secret.'"""
+    state = battle(
+        [HEROES, MARRO], [("0:shiori",) * 4, ("1:tor-kul-na",) * 4], scenario="deadly-wall-of-water"
+    )
+    for glyph in ("ulaniva", "crevcor", "wannok", "thorian"):
+        state = act(state, "glyph", player=0, figure="0:shiori", glyph=glyph)
+    assert "four" in refused(state, "glyph", player=0, figure="0:shiori", glyph="proftaka")
+    state = act(state, "glyph", player=0, figure="0:shiori", glyph="ulaniva")  # one of the four again

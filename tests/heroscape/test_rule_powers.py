@@ -84,7 +84,7 @@ def test_hive_mind_offers_a_small_or_medium_common_marro_squad_first() -> None:
     state = act(state, "attack", player=1, attacker="1:marro-stingers/1", defender="0:raelin")
     state = roll_asked(roll_asked(state, 0), 0)
     state = act(state, "end_turn", player=1)
-    assert state.turn is not None and state.turn.unit == "1:marro-hive" and state.turn.hive_mind is None
+    assert state.turn is not None and state.turn.unit == "1:marro-hive" and state.turn.first is None
     assert GAME.prompt(state).kind == "turn"  # type: ignore[union-attr]
     state = act(state, "attack", player=1, attacker="1:marro-hive", defender="0:raelin")
     assert state.top.attack_dice == 1  # type: ignore[union-attr]

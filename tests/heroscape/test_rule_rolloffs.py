@@ -85,7 +85,11 @@ def test_a_roll_off_waits_on_top_of_an_attack_roll_and_the_attack_goes_on() -> N
 def test_roll_offs_are_refused_in_one_line_where_the_rulebook_has_none() -> None:
     state = turn()
     assert "opponent" in refused(state, "dispute", player=0, opponent=0, about="line-of-sight")
-    assert "no player 7" in refused(state, "dispute", player=0, opponent=6, about="line-of-sight")
+    assert "no seat 6 (0 to 1)" in refused(state, "dispute", player=0, opponent=6, about="line-of-sight")
+    # Seats count from 0 in actions: "opponent -1" is named as it was sent, never as "player 0".
+    assert "dispute.opponent: there is no seat -1" in refused(
+        state, "dispute", player=0, opponent=-1, about="line-of-sight"
+    )
     assert "during the battle" in refused(
         new("custom", army="premade"), "dispute", player=0, opponent=1, about="line-of-sight"
     )

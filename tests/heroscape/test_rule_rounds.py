@@ -33,7 +33,10 @@ BEN = ("1:marro-stingers", "1:tor-kul-na", "1:marro-drudge", "1:marro-stingers")
 
 
 def end_turn(state: State) -> State:
+    """Ends the turn at once (declining a card's offer to send another card first)."""
     assert state.turn is not None
+    if state.stack and GAME.prompt(state).kind in ("hive-mind", "life-bonding"):  # type: ignore[union-attr]
+        state = act(state, "decline", player=state.turn.seat)
     return act(state, "end_turn", player=state.turn.seat)
 
 

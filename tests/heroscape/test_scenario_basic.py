@@ -99,3 +99,16 @@ def test_protect_the_waters_player_2_wins_destroying_player_1() -> None:
 def test_a_declaration_the_scenario_does_not_know_is_refused() -> None:
     state = first_turn("a-long-wait", 0)
     assert "has no 'zone'" in refused(state, "declare", player=0, fact="zone")
+
+
+def test_protect_the_waters_tv_counts_what_the_victory_counts() -> None:
+    """The TV's line counts Player 2's destroyed figures, as the victory check does ('Player 1 wins
+    immediately if he destroys six figures in Player 2's Army'), however they were destroyed."""
+    from .rules_support import GAME
+
+    state = first_turn("protect-the-waters", 0)
+    for figure in ("1:marro-stingers/1", "1:marro-drudge/1"):
+        state = act(state, "correct_status", player=1, figure=figure, status="destroyed")
+    state = destroy_with_an_attack(state, 0, "0:sonlen", "0:sonlen", "1:marrden-nagrubs/1")
+    lines = GAME.view(state)["victory"]
+    assert any("3 of 6" in line for line in lines), lines  # type: ignore[union-attr]

@@ -52,3 +52,34 @@ def test_the_command_refuses_a_player_count_in_one_line() -> None:
     command = [sys.executable, "-m", "companion", "simulate", "heroscape", "--players", "5"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
+
+
+def test_a_view_that_reads_a_face_down_marker_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulator renders the public view over watched markers: reading a face-down one, even
+    without showing it, is reported; reading a revealed one is not."""
+    from companion.games.heroscape import view as view_module
+    from companion.games.heroscape.actions import EndTurn
+    from companion.games.heroscape.simulate import violations
+
+    from .rules_support import GAME, battle
+
+    state = battle([["raelin"], ["tor-kul-na"]], [("0:raelin",) * 4, ("1:tor-kul-na",) * 4])
+    action = EndTurn(0)
+    assert violations(GAME, state, state, action, ()) == []
+    honest = view_module.view
+
+    def peeking(*args: object) -> dict[str, object]:
+        shown = honest(*args)  # type: ignore[arg-type]
+        markers = args[1].sides[0].markers  # type: ignore[attr-defined]
+        shown["first"] = markers[0]  # revealed: turn 1 is under way
+        shown["peek"] = markers[2] == "0:raelin"  # face down: a leak even as a yes or no
+        return shown
+
+    monkeypatch.setattr(view_module, "view", peeking)
+    found = violations(GAME, state, state, action, ())
+    assert found == ["the public view reads face-down markers (seat 0 marker 3)"]
+
+
+def test_the_figures_say_how_much_cpu_the_games_took() -> None:
+    figures = simulate(2, games=1, seed=3)
+    assert figures["cpu_seconds"] > 0 and figures["games_per_cpu_second"] > 0

@@ -187,3 +187,76 @@ def test_the_finished_game_has_its_result() -> None:
     assert typed.final and typed.winners == (0,) and not typed.tie
     assert [s.rank for s in typed.standings] == [1, 2] and typed.points_label == "points on the battlefield"
     assert typed.outcome == f"Ann wins: {state.reason}" and typed.details["reason"] == state.reason
+
+
+def shiori_attacks() -> State:
+    """Ann's Shiori on the Glyph of Ulaniva with one marker (the X) left on her card, from higher ground,
+    against Ben's Tor-Kul-Na."""
+    state = battle(
+        [["shiori", "raelin"], ["tor-kul-na"]],
+        [("0:shiori", "0:raelin", "0:raelin", "0:shiori"), ("1:tor-kul-na",) * 4],
+    )
+    state = act(state, "glyph", player=0, figure="0:shiori", glyph="ulaniva")
+    return act(state, "attack", player=0, attacker="0:shiori", defender="1:tor-kul-na", height="attacker")
+
+
+def test_the_attack_says_which_modifiers_its_dice_include() -> None:
+    """Attacking: 'Check the Attack number on your Attacker's Army Card, adding any extra dice for height
+    advantage, special powers or Glyphs': the view and the event say which were added."""
+    state = shiori_attacks()
+    pending = public(state)["pending_attack"]
+    assert pending["attack_dice"] == 6 and pending["defense_dice"] == 5
+    assert pending["attack_parts"] == [
+        ["Attack", 3],
+        ["height advantage", 1],
+        ["Glyph of Ulaniva", 1],
+        ["Concentrated Will", 1],
+    ]
+    assert pending["defense_parts"] == [["Defense", 5]]
+    state = act(state, "roll", player=0, die="combat", faces=["blank"] * 6)
+    last_declared = GAME.apply(
+        battle([["shiori"], ["tor-kul-na"]], [("0:shiori",) * 4, ("1:tor-kul-na",) * 4]),
+        GAME.parse_action(
+            {"kind": "attack", "player": 0, "attacker": "0:shiori", "defender": "1:tor-kul-na"}
+        ),
+    )[1]
+    assert "3 attack dice (Attack 3) against 5 defense dice (Defense 5)" in last_declared[0].text
+    state = roll_asked(state, 0, 0)
+    last = public(state)["last_attack"]
+    assert last["attack_parts"] == pending["attack_parts"] and last["defense_parts"] == [["Defense", 5]]
+
+
+def test_no_skull_reads_nothing_to_block_and_a_wound_says_the_life_left() -> None:
+    """'For every skull you roll ... your opponent must roll at least one shield, to block it': with no
+    skull there is nothing to block. A wound says how much Life is left, as the TV's row does."""
+    state = roll_asked(roll_asked(shiori_attacks(), 0), 0)
+    assert public(state)["last_attack"]["outcome"] == "no skull, nothing to block"
+    state = roll_asked(shiori_attacks(), 2)
+    state, events = GAME.apply(
+        state,
+        GAME.parse_action(
+            {"kind": "roll", "player": 1, "die": "combat", "faces": ["shield"] + ["blank"] * 4}
+        ),
+    )
+    texts = [e.text for e in events]
+    assert "Ben's Tor-Kul-Na: 2 skulls against 1 shield, 1 wound" in texts
+    assert "Ben's Tor-Kul-Na has 1 wound: 5 of 6 life left" in texts
+    assert public(state)["last_attack"]["outcome"] == "2 skulls against 1 shield, 1 wound"
+
+
+def test_the_views_figure_labels_are_the_engines() -> None:
+    """The TV's and phones' names of figures are the ones the events use (figure_label)."""
+    from companion.games.heroscape.common import figure_label
+    from companion.games.heroscape.ids import FigureId
+
+    from .rules_support import CAT
+
+    state = battle(
+        [["marro-stingers", "marro-stingers", "shiori"], ["marrden-nagrubs", "tor-kul-na"]],
+        [("0:shiori",) * 4, ("1:tor-kul-na",) * 4],
+    )
+    shown = public(state)
+    labels = {f["id"]: f["label"] for p in shown["players"] for u in p["army"] for f in u["figures"]}
+    assert labels["0:marro-stingers#2/3"] == "Stingers 6" and labels["0:shiori/1"] == "Shiori"
+    for figure, label in labels.items():
+        assert label == figure_label(CAT, state, FigureId.parse(figure))

@@ -13,7 +13,14 @@ from typing import Any
 
 import pytest
 
-from companion.cli.demo import SessionTable, SimulatedTable, enrol_tags
+from companion.cli.demo import (
+    SessionTable,
+    SimulatedTable,
+    device_settings,
+    dice_ids,
+    enrol_tags,
+    table_section,
+)
 from companion.cli.wiring import adapters
 from companion.demo_player import DemoBrain
 from companion.dice import Dice
@@ -22,7 +29,7 @@ from companion.games.chaos_marauders.demo import ChaosMaraudersDemo, Layout, dec
 from companion.session import Session
 from companion.settings import Settings
 from companion.table import TagRegistry
-from firmware_bridge.virtual import VirtualSettings, VirtualTable
+from firmware_bridge.virtual import VirtualTable
 
 from .waiting import wait_until
 
@@ -32,11 +39,7 @@ MAX_STEPS = 150
 
 @pytest.fixture
 def device() -> Iterator[VirtualTable]:
-    table = VirtualTable(
-        VirtualSettings(
-            readers=LAYOUT.readers, dice=((0, "cube"), (1, "d20")), buttons=LAYOUT.buttons, seed=5
-        )
-    )
+    table = VirtualTable(device_settings(LAYOUT.demo_layout(), Dice.load(), seed=5))
     table.start()
     yield table
     table.stop()
@@ -45,7 +48,7 @@ def device() -> Iterator[VirtualTable]:
 @pytest.fixture
 def wired(tmp_path: Path, device: VirtualTable) -> Iterator[tuple[Session, Any]]:
     db = tmp_path / "table.sqlite3"
-    settings = Settings(db=db, serial_port=device.path, extra={"table": LAYOUT.table_section()})
+    settings = Settings(db=db, serial_port=device.path, extra={"table": table_section(LAYOUT.demo_layout())})
     with Session(db) as session:
         with adapters(settings, session) as wired:
             yield session, wired
@@ -59,7 +62,7 @@ def test_serve_wiring_reports_the_device_connected(wired: tuple[Session, Any]) -
     session, adapters_ = wired
     assert wait_until(session, lambda: firmware(session).get("state") == "connected")
     status = firmware(session)
-    assert status["firmware"] == "0.1.0"
+    assert status["firmware"] == "0.2.0"
     assert status["last_heard"] is not None
     assert status["capabilities"]["readers"] == LAYOUT.readers
     assert session.view()["devices"]["table"]["readers"] == LAYOUT.readers
@@ -73,11 +76,10 @@ def test_demo_plays_through_the_virtual_device(wired: tuple[Session, Any], devic
     registry = TagRegistry.open(session.db_path)
     assert len(registry.tags("chaos-marauders")) == 110
     registry.close()
-    dice = {d["kind"]: d["id"] for d in firmware(session)["capabilities"]["dice"]}
     rng = random.Random(7)
     kit = ChaosMaraudersDemo(rng)
     kit.layout(LAYOUT.seats)
-    hands = kit.hands(SessionTable(session, Dice.load(), dice), device)
+    hands = kit.hands(SessionTable(session, Dice.load(), dice_ids(LAYOUT.demo_layout())), device)
     demo = SimulatedTable(session, find_bundle("chaos-marauders"), kit, DemoBrain(kit, rng), hands)
     demo.new_game()
 

@@ -21,6 +21,7 @@ from companion.engine import (
     Prompt,
     Setup,
     SetupError,
+    SetupOption,
 )
 
 
@@ -54,6 +55,9 @@ class Nim(Game[NimState]):
     @property
     def rules_version(self) -> str:
         return self.version
+
+    def setup_options(self) -> tuple[SetupOption, ...]:
+        return (SetupOption("piles", "Piles", "text", (), [3, 4, 5], "Counters in each pile"),)
 
     def new_game(self, setup: Setup) -> NimState:
         if not self.min_players <= len(setup.players) <= self.max_players:
@@ -112,6 +116,9 @@ class Nim(Game[NimState]):
 
     def is_over(self, state: NimState) -> bool:
         return state.winner is not None
+
+    def actor(self, state: NimState, action: Action) -> PlayerId | None:
+        return PlayerId(state.turn)  # every take is the turn player's
 
     def view(self, state: NimState) -> dict[str, JSON]:
         prompt = self.prompt(state)

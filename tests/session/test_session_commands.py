@@ -84,13 +84,19 @@ def test_a_bad_setup_is_refused(session: Session, db_path: Path, payload: dict, 
     assert session.games() == [] and log_rows(db_path) == []
 
 
-def test_a_new_game_closes_the_previous_one(session: Session) -> None:
+def test_a_new_game_sets_the_previous_one_aside(session: Session, db_path: Path) -> None:
     first = new_nim(session)
     take(session, 0, 1)
     second = new_nim(session, piles=[2])
-    assert second.seq == first.seq + 2
+    assert second.seq == first.seq + 3  # the act, the first game's set_aside, the new game
+    assert log_rows(db_path, "SELECT seq, game_id, kind, payload FROM inputs WHERE kind = 'set_aside'") == [
+        (3, 1, "set_aside", '{"finished":false,"by":2}')
+    ]
     games = session.games()
-    assert [(g["id"], g["ended"] is not None) for g in games] == [(1, True), (2, False)]
+    assert [(g["id"], g["ended"] is not None, g["status"], g["resumable"]) for g in games] == [
+        (1, True, "set_aside", True),
+        (2, False, "playing", False),
+    ]
     assert session.state.piles == (2,)
     view = session.view()
     assert view["game_id"] == 2 and view["status"] == "playing" and not view["can_undo"]

@@ -58,13 +58,21 @@ class Model:
 
 
 def read_log(db: Path, after: int) -> list[tuple[int, str, str, int | None]]:
+    """The inputs after ``after`` that commands made. A new game's ``set_aside`` of the game it replaces
+    is written in the new game's transaction: it is checked to come right before it, then left out."""
     conn = sqlite3.connect(db)
     try:
-        return conn.execute(
+        rows = conn.execute(
             "SELECT seq, kind, payload, target FROM inputs WHERE seq > ? ORDER BY seq", (after,)
         ).fetchall()
     finally:
         conn.close()
+    for i, row in enumerate(rows):
+        if row[1] == "set_aside":
+            following = rows[i + 1] if i + 1 < len(rows) else None
+            assert following is not None and following[1] == "new_game", (row, following)
+            assert following[0] == row[0] + 1
+    return [row for row in rows if row[1] != "set_aside"]
 
 
 def effective_seqs(db: Path, game_id: int) -> list[int]:

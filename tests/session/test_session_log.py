@@ -179,14 +179,17 @@ def test_history_and_export_of_an_earlier_game(session: Session) -> None:
     play(session, 2, piles=[9])
     new_nim(session, [4])
     take(session, 0, 1)
-    assert [h["kind"] for h in session.history(game_id=1)] == ["new_game", "act", "act"]
-    assert [h["seq"] for h in session.history()] == [4, 5]
+    assert [h["kind"] for h in session.history(game_id=1)] == ["new_game", "act", "act", "set_aside"]
+    assert [h["seq"] for h in session.history()] == [5, 6]
     lines = list(session.export_jsonl(1))
     assert all(line.endswith("\n") for line in lines)
     header, *inputs = [json.loads(line) for line in lines]
     assert header["type"] == "game" and header["id"] == 1 and header["setup"] == setup_json([9])
-    assert header["ended"] is not None and header["inputs"] == 3 == len(inputs)
-    assert [i["seq"] for i in inputs] == [1, 2, 3] and {i["type"] for i in inputs} == {"input"}
+    assert header["ended"] is not None and header["inputs"] == 4 == len(inputs)
+    assert header["status"] == "set_aside" and header["resumable"]
+    assert [i["seq"] for i in inputs] == [1, 2, 3, 4] and {i["type"] for i in inputs} == {"input"}
+    (set_aside,) = inputs[-1]["events"]
+    assert set_aside == "Game #1 set aside for game #2: resume it from Past games on the control page"
     with pytest.raises(UnknownGameIdError):
         session.export_jsonl(99)
     with pytest.raises(UnknownGameIdError):

@@ -130,7 +130,9 @@ def test_next_steps_through_the_choices_and_confirm_takes_the_one_shown(table, s
         press(table, "next", clock())
         table.pump()
     assert session.sent == []
-    assert session.notices()[-1] == "Take 1 (1/3): confirm takes it"  # round the list and back
+    assert (
+        session.notices()[-1] == "Next button: Take 1 (choice 1 of 3). Press Confirm to take it"
+    )  # round and back
     press(table, "next", clock())
     press(table, "confirm", clock())
     table.pump()
@@ -149,7 +151,7 @@ def test_a_choice_shown_before_the_game_moved_on_is_never_taken(table, session, 
     assert session.sent == []
     press(table, "next", clock())  # the cursor starts again at the new prompt's first choice
     table.pump()
-    assert session.notices()[-1] == "Take 1 (1/2): confirm takes it"
+    assert session.notices()[-1] == "Next button: Take 1 (choice 1 of 2). Press Confirm to take it"
 
 
 def test_next_with_nothing_to_decline_or_choose_says_so(table, session, clock):
@@ -163,8 +165,13 @@ def test_one_notice_names_the_choice_shown_and_goes_when_the_game_moves_on(table
     press(table, "next", clock())
     press(table, "next", clock())
     table.pump()
-    assert session.notices() == ["Take 2 (2/3): confirm takes it"]
-    assert session.devices["table"]["choice"] == {"label": "Take 2", "action": {"kind": "pick", "n": 2}}
+    assert session.notices() == ["Next button: Take 2 (choice 2 of 3). Press Confirm to take it"]
+    assert session.devices["table"]["choice"] == {
+        "label": "Take 2",
+        "action": {"kind": "pick", "n": 2},
+        "index": 2,
+        "count": 3,
+    }
     session.current = _offer(8, 1, 2, 3)
     table.pump()
     assert session.notices() == []

@@ -38,6 +38,10 @@ zone = "pad"
 [table.buttons]
 "0" = "shout:0"
 "4" = "undo"
+
+[table.dice]
+"0" = "d20"
+"1" = ["cube", "heroscape-combat"]
 """
 
 
@@ -55,6 +59,7 @@ def test_the_example_section_loads(tmp_path: Path):
         "undo",
         "next",
     )
+    assert config.dice == ((0, ("d20",)), (1, ("cube", "heroscape-combat")))
 
 
 def test_a_missing_section_gives_the_defaults(tmp_path: Path):
@@ -86,6 +91,11 @@ def test_labels_name_places_as_players_do():
         ({"setle_ms": 300}, "unknown keys"),
         ({"buttons": {"0": "shout"}}, "not a button role"),
         ({"buttons": {"0": 1}}, "map device button ids"),
+        ({"dice": ["d20"]}, "table.dice must map device die numbers"),
+        ({"dice": {"zero": "d20"}}, "map a die number to a die"),
+        ({"dice": {"0": []}}, "map a die number to a die"),
+        ({"dice": {"0": ["d20", 6]}}, "must name dice of the dice data"),
+        ({"dice": {"2": 1}}, "whose die it is is set from a phone"),  # a seat is not which die it is
     ],
 )
 def test_mistakes_are_named(section, message):

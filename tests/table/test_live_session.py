@@ -32,7 +32,8 @@ class Live:
         outcome = self.session.submit(Command(kind="new_game", source="control", payload=setup.to_json()))
         assert outcome.accepted, outcome.reason
         self.registry = TagRegistry.open(db)
-        self.table = Table(self.session, TableConfig(readers=READERS), self.registry, clock=self.clock)
+        config = TableConfig(readers=READERS, dice=((1, ("cube",)),))  # [table.dice] "1" = "cube"
+        self.table = Table(self.session, config, self.registry, clock=self.clock)
 
     def put(self, reader: int, uid: str) -> None:
         self.table.observe(TagSeen(ReaderId(reader), TagUid(uid), self.clock()))
@@ -120,7 +121,7 @@ def test_an_unknown_tag_reaches_the_tv_as_a_notice(live):
 
 
 def test_an_unprompted_cube_roll_is_shown_and_not_played(live):
-    live.table.observe(DieRolled(DieId(1), "cube", 6, live.clock()))
+    live.table.observe(DieRolled(DieId(1), 6, live.clock(), faces=6))
     live.table.pump()
     text = "Cube of Devastation rolled Mark of Chaos — no roll was asked for"
     view = live.wait_for(lambda v: any(n["text"] == text for n in v["notices"]))
@@ -164,7 +165,7 @@ def test_the_cube_answers_the_attack_roll_and_the_defeated_card_leaves_quietly(l
     prompt = live.session.view()["game"]["prompt"]
     assert (prompt["roll"]["die"], prompt["players"]) == ("cube", [1])
     seq = live.session.view()["seq"]
-    live.table.observe(DieRolled(DieId(1), "cube", 2, live.clock()))  # face 2: an Orcish Eye
+    live.table.observe(DieRolled(DieId(1), 2, live.clock(), faces=6))  # face 2: an Orcish Eye
     live.table.pump()
     view = live.session.view()
     assert view["seq"] == seq + 1 and view["last_change"]["source"] == "table"
@@ -203,7 +204,7 @@ def test_next_and_confirm_answer_which_slot_without_a_phone(live):
     assert "press next to step through them" in live.table.notices.to_json()[-1]["text"]
     press("next")
     press("next")
-    shown = f"{choices[1]['label']} (2/{len(choices)}): confirm takes it"
+    shown = f"Next button: {choices[1]['label']} (choice 2 of {len(choices)}). Press Confirm to take it"
     assert live.table.notices.to_json()[-1]["text"] == shown
     seq = live.session.view()["seq"]
     press("confirm")

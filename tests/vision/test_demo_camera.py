@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli.demo import SessionTable, SimulatedTable
+from companion.cli.demo import SessionTable, SimulatedTable, device_settings, dice_ids, table_section
 from companion.cli.wiring import adapters
 from companion.demo_player import DemoBrain
 from companion.dice import Dice
@@ -21,7 +21,7 @@ from companion.games import find_bundle
 from companion.games.chaos_marauders.demo import ChaosMaraudersDemo, Layout
 from companion.session import Command, Session
 from companion.settings import CameraSettings, Settings
-from firmware_bridge.virtual import VirtualSettings, VirtualTable
+from firmware_bridge.virtual import VirtualTable
 from vision.camera_table import CameraDemo, RenderedSource, RenderedTable
 from vision.references import ReferenceSet
 from vision.synth import card_faces
@@ -109,11 +109,7 @@ def test_a_camera_without_enrolled_faces_says_so_and_the_table_plays_on(game: Se
 @pytest.fixture
 def device() -> Iterator[VirtualTable]:
     layout = Layout(seats=SEATS)
-    table = VirtualTable(
-        VirtualSettings(
-            readers=layout.readers, dice=((0, "cube"), (1, "d20")), buttons=layout.buttons, seed=5
-        )
-    )
+    table = VirtualTable(device_settings(layout.demo_layout(), Dice.load(), seed=5))
     table.start()
     yield table
     table.stop()
@@ -126,7 +122,7 @@ def test_the_demo_plays_its_cards_on_the_rendered_mat(tmp_path: Path, device: Vi
     kit = ChaosMaraudersDemo(rng)
     demo_layout = kit.layout(SEATS)
     camera = CameraDemo(GAME, SEATS, kit.tags(), random.Random(3), tmp_path)
-    section = camera.table_section(demo_layout.table)
+    section = camera.table_section(table_section(demo_layout))
     assert all("camera" in entry for entry in section["readers"])  # every line and pile is on the mat
     assert set(camera.zones.values()) == {zone.name for zone in camera.layout.zones}
     db = tmp_path / "table.sqlite3"
@@ -135,7 +131,7 @@ def test_the_demo_plays_its_cards_on_the_rendered_mat(tmp_path: Path, device: Vi
         assert wait_until(
             session, lambda: session.view()["devices"].get("firmware", {}).get("state") == "connected"
         )
-        dice = {d["kind"]: d["id"] for d in session.view()["devices"]["firmware"]["capabilities"]["dice"]}
+        dice = dice_ids(demo_layout)
         hands = kit.hands(SessionTable(session, Dice.load(), dice), camera.device(device, wired.camera))
         demo = SimulatedTable(session, find_bundle(GAME), kit, DemoBrain(kit, rng), hands, seats=SEATS)
         demo.new_game()

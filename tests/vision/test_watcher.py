@@ -241,7 +241,8 @@ def test_the_watch_command_says_in_one_line_what_is_missing(capsys, tmp_path):
     assert main([*argv, "--source", "usb:0"]) == 2
     assert main([*argv, "--source", "camera:0"]) == 2
     first, second = capsys.readouterr().err.strip().splitlines()
-    assert first == "companion vision: frame source 'usb:0': unknown kind 'usb' (camera, file, folder or sim)"
+    unknown = "unknown kind 'usb' (camera, picam, file, folder or sim)"
+    assert first == f"companion vision: frame source 'usb:0': {unknown}"
     assert second.startswith("companion vision: no enrolled card faces at ")
     assert second.endswith("run `companion vision enrol --game chaos-marauders REFDIR`")
 

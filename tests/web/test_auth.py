@@ -101,10 +101,3 @@ def test_the_lockout_ends_after_its_time():
 def test_only_the_exact_pin_passes(candidate):
     assert not PinGuard("1234").check(candidate, "x")
     assert PinGuard("1234").check("1234", "x")
-
-
-def test_app_refuses_to_start_without_a_pin(session):
-    from web import create_app
-
-    with pytest.raises(ValueError, match="PIN"):
-        create_app({"SECRET_KEY": "x"}, session)

@@ -71,12 +71,11 @@ def test_a_missing_or_broken_settings_file_is_a_settings_error(tmp_path):
         load_settings(broken)
 
 
-def test_a_pin_is_generated_when_none_is_set():
-    pin = Settings().resolved_pin().pin
-    assert pin is not None and len(pin) == 4 and pin.isdigit()
-    assert Settings(pin="9999").resolved_pin().pin == "9999"
-    config = Settings(pin="1").web_config()
-    assert config["TABLE_PIN"] == "1" and len(config["SECRET_KEY"]) == 64
+def test_the_web_config_names_the_trust_file_beside_the_event_log(tmp_path):
+    config = Settings(pin="1", db=tmp_path / "table.sqlite3").web_config()
+    assert config["TABLE_PIN"] == "1" and config["SECRET_KEY"] is None  # the app keeps one of its own
+    assert config["TRUST_DB"] == tmp_path / "table-phones.sqlite3"
+    assert Settings().web_config()["TABLE_PIN"] is None  # the app keeps the PIN it made
 
 
 def test_serve_flags_build_the_settings(tmp_path):

@@ -136,6 +136,13 @@ def test_serve_on_a_damaged_log_prints_one_line(tmp_path, capsys):
     assert "damaged" in one_line_failure(capsys, serve_args(db))
 
 
+def test_serve_on_an_empty_log_file_prints_one_line_and_starts_nothing(tmp_path, capsys):
+    db = tmp_path / "table.sqlite3"
+    db.write_bytes(b"")
+    assert "empty (0 bytes)" in one_line_failure(capsys, serve_args(db))
+    assert db.read_bytes() == b""
+
+
 def test_serve_on_a_log_from_a_newer_program_prints_one_line(tmp_path, capsys):
     db = tmp_path / "table.sqlite3"
     with sqlite3.connect(db) as conn:
@@ -159,11 +166,24 @@ def test_serve_on_a_port_in_use_prints_one_line(tmp_path, capsys):
         )
 
 
-def test_a_ten_megabyte_body_through_the_server_is_a_413_in_json(live):
+def test_a_body_the_server_reads_but_the_app_refuses_is_a_413_in_json(live):
     body = new_game_body()
-    body["payload"]["players"][0]["name"] = "G" * 10_000_000
+    body["payload"]["players"][0]["name"] = "G" * 900_000
     status, answer = post_command(live, body)
     assert status == 413 and answer["reason"] == "the request body is larger than 65536 bytes"
+
+
+def test_a_ten_megabyte_body_is_refused_by_the_server_before_it_is_read(live):
+    """Waitress spools bodies to temporary files: one past serve.MAX_BUFFERED_BODY is never read."""
+    conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=5)
+    headers = {"Content-Type": "application/json", "X-Table-Pin": PIN, "Content-Length": "10000000"}
+    conn.putrequest("POST", "/api/commands")
+    for name, value in headers.items():
+        conn.putheader(name, value)
+    conn.endheaders()
+    response = conn.getresponse()
+    assert response.status == 413
+    conn.close()
 
 
 def test_a_closed_stream_frees_its_thread_without_waiting_for_a_write(tmp_path):
@@ -180,3 +200,64 @@ def test_a_closed_stream_frees_its_thread_without_waiting_for_a_write(tmp_path):
             assert streams_of(server.app).wait_all_closed(timeout=5)
         finally:
             server.stop()
+
+
+def test_a_full_disk_answers_503_with_the_reason_and_the_tv_shows_it(live, caplog):
+    """SQLite fails with SQLITE_FULL (``max_page_count`` caps the log where it stands, as a full disk)."""
+    stream = open_stream(live)
+    next_view(stream)
+    assert post_command(live, new_game_body())[0] == 200
+    next_view(stream)
+    session = live.app.extensions["companion.session"]
+    conn = session._writer.log.conn  # the writer's connection: the cap is per connection
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")
+    for _ in range(500):
+        status, answer = post_command(live, new_game_body())
+        if status != 200:
+            break
+        next_view(stream)
+    assert status == 503
+    assert answer == {
+        "accepted": False,
+        "seq": None,
+        "events": [],
+        "reason": "storage full: nothing was recorded",
+        "error": "storage",
+    }
+    notices = next_view(stream)["notices"]
+    assert {"level": "warning", "text": "storage full: nothing was recorded", "source": "session"} in notices
+    assert not [r for r in caplog.records if r.exc_info]
+    conn.execute("PRAGMA max_page_count = 1073741823")  # room again: the next command is recorded
+    assert post_command(live, new_game_body())[0] == 200
+    assert next_view(stream)["notices"] == []
+    stream.close()
+
+
+def raw_request(server: serve.Server, request: bytes) -> bytes:
+    """Sends ``request`` as it is on one connection and reads the whole answer (the server closes)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("version", [b"HTTP/1.1", b"HTTP/1.0"])
+def test_a_request_with_both_content_length_and_transfer_encoding_is_refused(live, version):
+    """Issue 15.5: two servers in a row could read such a body differently (request smuggling);
+    waitress alone lets Transfer-Encoding win and runs the command."""
+    body = json.dumps(new_game_body()).encode()
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    head = (
+        b"POST /api/commands " + version + b"\r\nHost: table\r\nContent-Type: application/json\r\n"
+        b"X-Table-Pin: " + PIN.encode() + b"\r\n"
+    )
+    both = head + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked
+    answer = raw_request(live, both)
+    assert answer.split(b"\r\n", 1)[0].endswith(b"400 Bad Request"), answer[:200]
+    assert b"both Content-Length and Transfer-Encoding" in answer
+    assert live.app.extensions["companion.session"].games() == []
+    if version == b"HTTP/1.1":  # chunked alone is fine (HTTP/1.0 has no chunked bodies)
+        fine = raw_request(live, head + b"Transfer-Encoding: chunked\r\n\r\n" + chunked)
+        assert fine.split(b"\r\n", 1)[0] == b"HTTP/1.1 200 OK", fine[:200]

@@ -1,5 +1,7 @@
-// The phone control page's frame: prompt and its choices, dice entry, undo/redo, the result, a new
-// game (any installed game, with its own setup options), devices and history. What only one game
+// The phone control page's frame: prompt and its choices, dice entry (dice.js), undo/redo, the result,
+// what to do once a game is over, a new game (newgame.js), past games (pastgames.js), devices and
+// history. Feedback lands where the player looks: a bar at the foot of the screen, and the prompt card
+// brought into view when a move of this phone leads to a new question. What only one game
 // needs (a card game's draw form, a skirmish game's attack form) is drawn by that game's renderer, its
 // bundle's screens/control.js, which calls TableControl.register.
 // Commands go to /control/commands with the session cookie (the PIN was entered once); the answer
@@ -8,14 +10,16 @@
 
 var TableControl = (function () {
   var el = TableLive.el;
-  var COLOURS = ["#e23b3b", "#2f7df6", "#2fb84f", "#f2b01e"];
-  var NAMES = ["Grotsnik", "Ugluk", "Snagla", "Bogrot"];
   var renderers = {}; // game name -> {prompt(box, game, prompt, ctx) -> handled?, panel(box, game, view, ctx)}
   var config = null;
   var view = null;
   var catalogs = {}; // game -> [card]
   var seat = { game: null, seat: null, held: [] }; // which seat this phone plays (GET/POST /control/seat)
   var secret = { seq: null, data: null }; // the seat's private view (GET /control/private)
+  var listeners = []; // functions told of every view after it is drawn (phones.js)
+  var offered = null; // {game, card, source}: a card a reader of the phone (its camera) identified
+  var moved = null; // {seq, asked}: a move of this phone was accepted; its next question is brought into view
+  var toastTimer = null;
 
   function $(id) { return document.getElementById(id); }
 
@@ -25,12 +29,19 @@ var TableControl = (function () {
   }
 
   function say(text, ok) {
+    // A bar fixed at the foot of the screen, wherever the page is scrolled: what the companion answered
+    // is seen by the thumb that tapped. Confirmations fade; a refusal stays until tapped or replaced.
     var msg = $("c-msg");
+    clearTimeout(toastTimer);
     msg.textContent = text || "";
-    msg.className = "msg " + (ok ? "msg-ok" : "msg-error");
+    msg.className = "msg toast " + (ok ? "msg-ok" : "msg-error");
+    msg.setAttribute("role", ok ? "status" : "alert");
+    msg.hidden = !text;
+    if (ok && text) toastTimer = setTimeout(function () { msg.hidden = true; }, 3500);
   }
 
   function send(kind, payload) {
+    var asked = $("c-prompt").textContent;
     say("Sending…", true);
     return fetch(config.commands, {
       method: "POST",
@@ -41,14 +52,27 @@ var TableControl = (function () {
       .then(function (r) { return r.json().then(function (body) { return { status: r.status, body: body }; }); })
       .then(function (answer) {
         if (answer.status === 403 && !answer.body.reason) location.reload();
-        if (answer.body.accepted) say("Done (#" + answer.body.seq + ")", true);
-        else say(answer.body.reason || "Refused (" + answer.status + ")", false);
+        if (answer.body.accepted) {
+          var told = (answer.body.events || []).map(function (e) { return e.text; }).filter(Boolean)[0];
+          say("Done" + (told ? ": " + told : " (#" + answer.body.seq + ")"), true);
+          moved = { seq: answer.body.seq, asked: asked };
+          if (view && view.seq >= moved.seq) showPrompt(); // the view came before the answer
+        } else say(answer.body.reason || "Refused (" + answer.status + ")", false);
         return answer.body;
       })
       .catch(function () { say("No answer from the companion — is it running?", false); });
   }
 
   function act(action) { return send("act", action); }
+
+  function actionButton(label, action, className) {
+    // A button that sends one action; data-action names it (tests and the tap count find it by it).
+    var b = el("button", className || null, label);
+    b.type = "button";
+    b.dataset.action = JSON.stringify(action);
+    b.onclick = function () { act(action); };
+    return b;
+  }
 
   function option(select, value, label) {
     var o = el("option", null, label);
@@ -84,10 +108,19 @@ var TableControl = (function () {
   var ctx = {
     act: act, send: send, say: say, el: el, clear: clear, option: option,
     players: players, playerName: playerName, faceName: faceName, catalog: catalog,
+    die: function (id) { return config.dice[id] || null; }, // a die of the dice data: {title, faces}
     view: function () { return view; },
     redraw: function () { if (view) render(view); },
     seat: function () { return seat.game === (view && view.game_id) ? seat.seat : null; },
+    // A card some reader of this phone identified (its camera, see offer), for the game's draw form.
+    offered: function (game) { return offered && offered.game === game ? offered : null; },
+    forget: function () { offered = null; },
+    actionButton: actionButton,
     privateView: function () { return secret.data; },
+    // A phone that plays a seat acts for that seat alone (the server refuses the rest); a shared phone,
+    // with no seat, acts for every seat. Rolls: its own, when the table lets players enter their own.
+    mayAct: function (forSeat) { var mine = ctx.seat(); return mine === null || forSeat === null || forSeat === undefined || forSeat === mine; },
+    mayRoll: function (forSeat) { var mine = ctx.seat(); return mine === null || (config.playerRolls !== false && forSeat === mine); },
   };
 
   // ------------------------------------------------------------------------- this phone's seat
@@ -125,11 +158,11 @@ var TableControl = (function () {
   function renderSeat(v, renderer) {
     var bar = $("c-seatbar");
     var game = v.game;
-    bar.hidden = !game || game.finished;
+    bar.hidden = !game || game.finished || v.status !== "playing";
     if (bar.hidden) return;
     if (seat.game !== v.game_id) { seat.game = v.game_id; seat.seat = null; loadSeat(); }
     var select = clear($("c-seat"));
-    option(select, "", "nobody (shared phone)");
+    option(select, "", "all seats (shared)");
     players().forEach(function (p) { option(select, String(p.seat), p.name); });
     select.value = seat.seat === null ? "" : String(seat.seat);
     select.onchange = function () { claimSeat(select.value, false); };
@@ -149,128 +182,46 @@ var TableControl = (function () {
   function renderRolls(prompt) {
     var box = clear($("c-rolls"));
     if (!prompt || !prompt.roll) return;
-    var roll = prompt.roll;
     (prompt.players || []).forEach(function (seat) {
+      if (!ctx.mayRoll(seat)) { box.appendChild(waitingFor(seat, "roll")); return; }
       var row = el("div", "rollrow");
       row.appendChild(el("h3", null, playerName(seat) + " rolled"));
-      if (roll.dice && roll.dice.length) {
-        row.appendChild(mixedDice(seat, roll)); // different dice thrown together: one menu per die
-      } else if ((roll.count === 1 || roll.policy === "one_by_one") && roll.faces.length <= 6) {
-        roll.faces.forEach(function (face) { // one die, or each throw of one die entered as it falls
-          var b = el("button", "primary", faceName(roll.die, face));
-          b.onclick = function () { act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); };
-          row.appendChild(b);
-        });
-      } else if (distinct(roll.faces).length <= 4) {
-        // Several dice of few faces (combat dice): count each face instead of one menu per die.
-        row.appendChild(faceCounter(seat, roll));
-      } else {
-        var selects = [];
-        for (var i = 0; i < roll.count; i++) {
-          var s = el("select");
-          roll.faces.forEach(function (face) { option(s, face, faceName(roll.die, face)); });
-          selects.push(s);
-          row.appendChild(s);
-        }
-        var go = el("button", "primary", "Enter roll");
-        go.onclick = function () {
-          act({ kind: "roll", player: seat, die: roll.die, faces: selects.map(function (s) { return s.value; }) });
-        };
-        row.appendChild(go);
-      }
+      row.appendChild(TableDice.entry(ctx, seat, prompt.roll));
       box.appendChild(row);
     });
   }
 
-  function facesOf(die, fallback) {
-    // The faces a die shows (from the dice data), else every face the roll accepts.
-    var known = config.dice[die];
-    var faces = known && known.faces ? Object.keys(known.faces) : [];
-    return faces.length ? faces : fallback;
-  }
-
-  function mixedDice(seat, roll) {
-    // One menu per die of a mixed throw (a yellow, a red and a blue die), in the roll's order.
-    var box = el("div", "mixed-dice");
-    var selects = roll.dice.map(function (die) {
-      var label = el("label", null, config.dice[die] ? config.dice[die].title : die);
-      var s = el("select");
-      facesOf(die, roll.faces).forEach(function (face) { option(s, face, faceName(die, face)); });
-      label.appendChild(s);
-      box.appendChild(label);
-      return s;
-    });
-    var go = el("button", "primary", "Enter roll");
-    go.onclick = function () {
-      act({ kind: "roll", player: seat, die: roll.die, faces: selects.map(function (s) { return s.value; }) });
-    };
-    box.appendChild(go);
-    return box;
-  }
-
-  function distinct(list) {
-    return list.filter(function (x, i) { return list.indexOf(x) === i; });
-  }
-
-  function faceCounter(seat, roll) {
-    var faces = distinct(roll.faces);
-    var counts = {};
-    var box = el("div", "facecount");
-    faces.forEach(function (face, i) {
-      counts[face] = i === faces.length - 1 ? roll.count : 0; // the rest fall on the last face
-    });
-    var total = el("p", "hint");
-    function redraw() {
-      clear(box);
-      faces.forEach(function (face) {
-        var row = el("div", "facecount-row");
-        row.appendChild(el("span", "facecount-name", faceName(roll.die, face)));
-        var minus = el("button", "small", "−");
-        minus.type = "button";
-        minus.onclick = function () { if (counts[face] > 0) { counts[face]--; redraw(); } };
-        var plus = el("button", "small", "+");
-        plus.type = "button";
-        plus.onclick = function () { counts[face]++; redraw(); };
-        row.appendChild(minus);
-        row.appendChild(el("strong", "facecount-n", counts[face]));
-        row.appendChild(plus);
-        box.appendChild(row);
-      });
-      var sum = faces.reduce(function (n, f) { return n + counts[f]; }, 0);
-      total.textContent = sum + " of " + roll.count + " dice";
-      box.appendChild(total);
-      var go = el("button", "primary", "Enter " + roll.count + " dice");
-      go.disabled = sum !== roll.count;
-      go.onclick = function () {
-        var thrown = [];
-        faces.forEach(function (f) { for (var i = 0; i < counts[f]; i++) thrown.push(f); });
-        act({ kind: "roll", player: seat, die: roll.die, faces: thrown });
-      };
-      box.appendChild(go);
-    }
-    redraw();
-    return box;
+  function waitingFor(forSeat, what) {
+    // What a phone playing another seat shows instead of that seat's buttons.
+    return el("p", "hint waiting-for", playerName(forSeat) + (what === "roll" ? " enters their roll" : " answers") +
+      " on their phone (this phone plays " + playerName(ctx.seat()) + ")");
   }
 
   function renderChoices(prompt, handled) {
     var box = clear($("c-choices"));
     if (!prompt || handled) return;
-    (prompt.choices || []).forEach(function (choice) {
-      var b = el("button", null, choice.label);
-      b.onclick = function () { act(choice.action); };
-      box.appendChild(b);
+    var choices = (prompt.choices || []).filter(function (choice) {
+      var action = choice.action || {};
+      return ctx.mayAct(typeof action.player === "number" ? action.player : null);
     });
+    if (!choices.length && (prompt.choices || []).length) {
+      (prompt.players || []).forEach(function (seat) { box.appendChild(waitingFor(seat, "answer")); });
+      return;
+    }
+    choices.forEach(function (choice) { box.appendChild(actionButton(choice.label, choice.action)); });
   }
 
-  function renderResult(v) {
-    // The final scores on every phone, not only on the TV: the view's typed result (docs/api.md).
+  function renderResult(v, closed) {
+    // The final scores on every phone, not only on the TV: the view's typed result (docs/api.md). A game
+    // closed with End game before its end shows the standings as they stood, said as such.
     var box = clear($("c-result"));
     var result = v.result;
-    box.hidden = !v.game || !result || !result.final;
+    box.hidden = !v.game || !result || !(result.final || closed);
     if (box.hidden) return;
-    var winners = result.winners || [];
+    var winners = result.final ? result.winners || [] : [];
     var names = winners.map(playerName);
-    box.appendChild(el("h2", null, result.outcome || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
+    if (!result.final) box.appendChild(el("h2", null, "Scores when the game was closed"));
+    else box.appendChild(el("h2", null, result.outcome || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
     var list = el("ol", "result-list");
     var colours = {};
     players().forEach(function (p) { colours[p.seat] = p.colour; });
@@ -301,6 +252,56 @@ var TableControl = (function () {
     });
     var notices = clear($("c-notices"));
     (v.notices || []).forEach(function (n) { notices.appendChild(el("li", "notice", n.text)); });
+    renderDice(v);
+  }
+
+  // Whose die is which: every die a device reports (Bluetooth dice, the bridge's e-dice), each with the
+  // player it belongs to. Rebuilt only when something shown changed, so an open picker stays open.
+  var diceShown = null;
+  function renderDice(v) {
+    var devices = v.devices || {};
+    var owners = (devices.table || {}).dice_owners || {};
+    var dice = [];
+    ((devices["ble-dice"] || {}).dice || []).forEach(function (d) {
+      dice.push({ id: d.die, label: d.name + " (" + d.kind + ")" });
+    });
+    (((devices.firmware || {}).capabilities || {}).dice || []).forEach(function (d) {
+      dice.push({ id: d.id, label: "e-die " + d.id + (d.faces ? " (" + d.faces + " faces)" : "") });
+    });
+    var key = JSON.stringify([dice, owners, players().map(function (p) { return p.name; })]);
+    if (key === diceShown) return;
+    diceShown = key;
+    $("c-dice-head").hidden = !dice.length;
+    var list = clear($("c-dice"));
+    dice.forEach(function (d) {
+      var select = el("select");
+      select.setAttribute("aria-label", "Whose die is " + d.label);
+      option(select, "", "anyone");
+      players().forEach(function (p) { option(select, String(p.seat), p.name); });
+      var owner = owners[String(d.id)];
+      select.value = owner === undefined ? "" : String(owner);
+      select.addEventListener("change", function () {
+        setDiceOwner(d.id, select.value === "" ? null : Number(select.value));
+      });
+      var item = el("li", "dice-owner", d.label + " belongs to ");
+      item.appendChild(select);
+      list.appendChild(item);
+    });
+  }
+
+  function setDiceOwner(die, seat) {
+    return fetch(config.diceOwners, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ die: die, player: seat }),
+    })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (answer) {
+        if (answer.ok) say("Die " + die + (seat === null ? " is anyone's" : " belongs to " + playerName(seat)), true);
+        else say(answer.body.reason || answer.body.error || "Refused", false);
+      })
+      .catch(function () { say("No answer from the companion — is it running?", false); });
   }
 
   // What a history line says when the change has no events of its own (an act is told by its action).
@@ -325,19 +326,61 @@ var TableControl = (function () {
     }, 300);
   }
 
+  function mayTakeBack(move) {
+    // What the session would answer (companion/session/senders.py): a phone that plays a seat takes
+    // back only that seat's moves (and corrections); a shared phone anything but a secret.
+    if (!move) return true;
+    var mine = ctx.seat();
+    if (mine === null) return !move.secret;
+    return move.actor === mine || (move.actor === null && !move.secret);
+  }
+
+  function renderUndo(v) {
+    var undo = $("c-undo");
+    var redo = $("c-redo");
+    var undoOk = mayTakeBack(v.undo_move);
+    var redoOk = mayTakeBack(v.redo_move);
+    undo.disabled = !v.can_undo || !undoOk;
+    redo.disabled = !v.can_redo || !redoOk;
+    var why = "";
+    if (v.can_undo && !undoOk) {
+      var move = v.undo_move;
+      var owner = move.actor === null ? "its player's" : playerName(move.actor) + "'s";
+      why = move.secret ? "The last move is secret: only " + owner + " phone can undo it" :
+        "The last move was " + owner + ": their phone (or a shared phone) can undo it";
+    }
+    var hint = $("c-undo-why");
+    hint.textContent = why;
+    hint.hidden = !why;
+  }
+
+  function showPrompt() {
+    // After a move of this phone, a new question is brought into view if the player scrolled away.
+    if (!moved || !view || view.seq < moved.seq) return;
+    var changed = $("c-prompt").textContent !== moved.asked;
+    moved = null;
+    if (!changed) return;
+    var card = $("c-prompt-card");
+    var box = card.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight * 0.6) card.scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+
   function render(v) {
     view = v;
     document.body.dataset.seq = v.seq;
+    document.body.dataset.status = v.status;
     var game = v.game;
-    var prompt = game && !game.finished ? game.prompt : null;
+    // A game closed with End game is no longer live: no question, no form, no "to play".
+    var closed = !!game && v.status !== "playing" && !game.finished;
+    var prompt = game && v.status === "playing" && !game.finished ? game.prompt : null;
     var renderer = game ? renderers[game.game] || {} : {};
     if (game) catalog(game.game);
     renderSeat(v, renderer);
     $("c-title").textContent = game ? game.title : "No game";
     $("c-round").textContent = game && game.round ? "· round " + game.round : "";
-    $("c-prompt").textContent = !game ? "No game running: start one below" : game.finished ? "Game over" : prompt ? prompt.text : "";
-    $("c-undo").disabled = !v.can_undo;
-    $("c-redo").disabled = !v.can_redo;
+    $("c-prompt").textContent = !game ? "No game running: start one below" : closed ? "This game was closed" :
+      game.finished ? "Game over" : prompt ? prompt.text : "";
+    renderUndo(v);
     $("c-end").disabled = v.status !== "playing";
     var promptBox = clear($("c-game-prompt"));
     var handled = game && renderer.prompt ? renderer.prompt(promptBox, game, prompt, ctx) : false;
@@ -345,100 +388,35 @@ var TableControl = (function () {
     // A game may draw its own dice entry (one die rolled again and again, not several at once).
     var rollsDrawn = game && prompt && prompt.roll && renderer.rolls ? renderer.rolls(clear($("c-rolls")), game, prompt, ctx) : false;
     if (!rollsDrawn) renderRolls(prompt);
-    renderResult(v);
+    renderResult(v, closed);
     var panel = clear($("c-game-panel"));
-    if (game && renderer.panel) renderer.panel(panel, game, v, ctx);
+    if (game && renderer.panel && !closed) renderer.panel(panel, game, v, ctx);
     renderStatus(v);
     loadHistory();
+    if (window.TableNewGame) TableNewGame.onView(v);
+    if (window.TablePastGames) TablePastGames.onView(v);
+    showPrompt();
+    listeners.forEach(function (listener) { listener(v); });
   }
 
-  // ------------------------------------------------------------------------------ new game
-
-  function gameInfo(name) {
-    return (config.games || []).filter(function (g) { return g.name === name; })[0] || { options: [] };
+  function offer(game, card, source) {
+    // The hook for a card read off the table by this phone (its camera: see the camera issue): the
+    // game's draw form offers it first, one tap to confirm. Cleared by forget() or another offer.
+    offered = card ? { game: game, card: card, source: source || "camera" } : null;
+    if (view) render(view);
   }
 
-  function renderOptions() {
-    var box = clear($("c-options"));
-    gameInfo($("c-game").value).options.forEach(function (opt) {
-      var label = el("label", null, opt.label);
-      var input;
-      if (opt.kind === "choice") {
-        input = el("select");
-        opt.choices.forEach(function (c) { option(input, JSON.stringify(c.value), c.label); });
-        input.value = JSON.stringify(opt.default);
-      } else if (opt.kind === "bool") {
-        input = el("input");
-        input.type = "checkbox";
-        input.checked = !!opt.default;
-        label.className = "check";
-      } else {
-        input = el("input");
-        input.type = opt.kind === "int" ? "number" : "text";
-        if (opt.minimum !== null) input.min = opt.minimum;
-        if (opt.maximum !== null) input.max = opt.maximum;
-        input.value = opt.default === null || opt.default === undefined ? "" : opt.default;
-      }
-      input.dataset.option = opt.name;
-      input.dataset.kind = opt.kind;
-      label.appendChild(input);
-      if (opt.help) label.appendChild(el("span", "hint", opt.help));
-      box.appendChild(label);
-    });
-  }
-
-  function chosenOptions() {
-    var options = {};
-    Array.prototype.forEach.call($("c-options").querySelectorAll("[data-option]"), function (input) {
-      var kind = input.dataset.kind;
-      if (kind === "choice") options[input.dataset.option] = JSON.parse(input.value);
-      else if (kind === "bool") options[input.dataset.option] = input.checked;
-      else if (kind === "int") { if (input.value !== "") options[input.dataset.option] = parseInt(input.value, 10); }
-      else if (input.value !== "") options[input.dataset.option] = input.value;
-    });
-    return options;
-  }
-
-  function addPlayer(name, colour) {
-    var list = $("c-players");
-    var li = el("li");
-    var n = el("input");
-    n.type = "text";
-    n.value = name;
-    n.placeholder = "Name";
-    n.maxLength = 32; // the server refuses longer names (NAME_MAX_CHARS in web/__init__.py)
-    var c = el("input");
-    c.type = "color";
-    c.value = colour;
-    var x = el("button", "small", "✕");
-    x.type = "button";
-    x.onclick = function () { li.remove(); };
-    li.appendChild(n);
-    li.appendChild(c);
-    li.appendChild(x);
-    list.appendChild(li);
-  }
+  function onView(listener) { listeners.push(listener); }
 
   function wire() {
     $("c-undo").onclick = function () { send("undo"); };
     $("c-redo").onclick = function () { send("redo"); };
-    $("c-end").onclick = function () { if (confirm("End this game now?")) send("end_game"); };
-    $("c-game").onchange = renderOptions;
-    $("c-add-player").onclick = function () {
-      var n = $("c-players").children.length;
-      addPlayer(NAMES[n % NAMES.length], COLOURS[n % COLOURS.length]);
+    $("c-end").onclick = function () {
+      if (confirm("End this game now? It cannot be resumed: its scores are final and its secrets are shown.")) send("end_game");
     };
-    $("c-start").onclick = function () {
-      var chosen = [];
-      Array.prototype.forEach.call($("c-players").children, function (li) {
-        var inputs = li.querySelectorAll("input");
-        if (inputs[0].value.trim()) chosen.push({ name: inputs[0].value.trim(), colour: inputs[1].value });
-      });
-      send("new_game", { game: $("c-game").value, players: chosen, options: chosenOptions() });
-    };
-    var defaults = config.defaultPlayers.length ? config.defaultPlayers : NAMES.map(function (n, i) { return { name: n, colour: COLOURS[i] }; });
-    defaults.forEach(function (p) { addPlayer(p.name, p.colour); });
-    renderOptions();
+    $("c-msg").onclick = function () { $("c-msg").hidden = true; };
+    if (window.TableNewGame) TableNewGame.start(config, ctx);
+    if (window.TablePastGames) TablePastGames.start(config, ctx);
   }
 
   function register(name, renderer) { renderers[name] = renderer; }
@@ -449,5 +427,5 @@ var TableControl = (function () {
     TableLive.connect(config.stream, render, config.view);
   }
 
-  return { start: start, register: register, ctx: ctx };
+  return { start: start, register: register, ctx: ctx, onView: onView, json: json, offer: offer };
 })();

@@ -90,6 +90,7 @@ var TableLive = (function () {
   function deviceSummary(status) {
     var parts = [status.state || status.status || "?"];
     if (status.firmware) parts.push("v" + status.firmware);
+    if (status.detail) parts.push(String(status.detail));
     if (status.battery && status.battery.percent !== undefined && status.battery.percent !== null) {
       parts.push(status.battery.percent + "%");
     }

@@ -21,6 +21,7 @@ var TableTV = (function () {
   var CHANGE_NAMES = { undo: "Undone", redo: "Redone", new_game: "New game", end_game: "Game ended", act: "Move played" };
   var urls = { history: null, dice: null };
   var dice = {}; // die name -> {title, faces: {face: name}}: changes without events are told by their action
+  var listeners = []; // functions told of every view after it is drawn (pairing.js: the join codes)
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
@@ -171,7 +172,7 @@ var TableTV = (function () {
     var top = document.getElementById("top");
     var status = clear(document.getElementById("status"));
     if (!game) {
-      prompt.textContent = "No game yet — scan the code to start one";
+      prompt.textContent = "No game yet";
       top.style.removeProperty("--player");
       text("game-title", "Table Companion");
       text("round", "");
@@ -182,7 +183,8 @@ var TableTV = (function () {
     var lead = (game.players || []).filter(function (p) { return p.active; })[0] ||
       (game.players || []).filter(function (p) { return waiting.indexOf(p.seat) >= 0; })[0];
     top.style.setProperty("--player", lead && waiting.length < 2 ? lead.colour : "#888");
-    prompt.textContent = game.finished ? "Game over" : game.prompt ? game.prompt.text : "";
+    prompt.textContent = game.closed ? "Game closed: a phone starts a new game or resumes one" :
+      game.finished ? "Game over" : game.prompt ? game.prompt.text : "";
     text("game-title", game.title || game.game);
     text("round", renderer.round ? renderer.round(game) : game.round ? "Round " + game.round : "");
     var pairs = renderer.status ? renderer.status(game) : [];
@@ -326,8 +328,45 @@ var TableTV = (function () {
     fitAll(Array.prototype.map.call(box.querySelectorAll(".final-name-text"), function (n) { return { node: n, maxPx: 48, minPx: 24 }; }));
   }
 
+  function bigQr(main) {
+    // No game: the code to scan is the whole screen's message, large enough to scan from a chair.
+    var small = document.querySelector(".tv-qr img");
+    var box = el("div", "tv-start");
+    var img = el("img", "tv-start-qr");
+    img.src = small ? small.src : "";
+    img.alt = "QR code of the control page";
+    box.appendChild(img);
+    var words = el("div", "tv-start-words");
+    words.appendChild(el("p", "tv-start-title", "Scan with a phone to start a game"));
+    var url = document.querySelector(".tv-url");
+    words.appendChild(el("p", "tv-start-url", url ? url.textContent : ""));
+    box.appendChild(words);
+    main.appendChild(box);
+  }
+
+  function renderHint(view) {
+    // The table's Next button stepping through a question's choices: which one Confirm would take, in
+    // large type where the latest events are told (the slot is outlined on the board by the game).
+    var choice = ((view.devices || {}).table || {}).choice;
+    var box = document.getElementById("tv-hint");
+    if (!box) return;
+    box.hidden = !choice || view.status !== "playing";
+    if (box.hidden) return;
+    clear(box);
+    var of = choice.count ? " (" + choice.index + " of " + choice.count + ")" : "";
+    box.appendChild(el("span", "tv-hint-label", "Press Confirm to take" + of));
+    box.appendChild(el("strong", "tv-hint-choice", choice.label));
+    box.appendChild(el("span", "tv-hint-label", "Next shows the next choice"));
+    fit(box.querySelector(".tv-hint-choice"), 44, 28);
+  }
+
   function render(view) {
     var game = view.game;
+    // A game closed with End game is no longer live: its board stays, without a question or a turn.
+    if (game && view.status !== "playing" && !game.finished) {
+      var idle = (game.players || []).map(function (p) { return Object.assign({}, p, { active: false }); });
+      game = Object.assign({}, game, { prompt: null, players: idle, closed: true });
+    }
     var renderer = game ? rendererOf(game) : plain;
     currentGame = game;
     document.body.dataset.seq = view.seq;
@@ -336,13 +375,18 @@ var TableTV = (function () {
     renderTop(game, renderer);
     var main = clear(document.getElementById("players"));
     main.className = "tv-main";
-    if (!game) main.appendChild(el("p", "tv-empty", "Start a game on the control page"));
+    if (!game) bigQr(main);
     else renderer.render(main, game, view);
+    document.body.classList.toggle("no-game", !game);
     remember(view);
     renderTicker();
+    renderHint(view);
     renderSide(view);
     renderFinal(view, game, renderer);
+    listeners.forEach(function (listener) { listener(view); });
   }
+
+  function onView(listener) { listeners.push(listener); }
 
   function seedTicker() {
     // A TV switched on mid-game shows the last few events at once, not just the latest.
@@ -381,7 +425,7 @@ var TableTV = (function () {
   }
 
   return {
-    start: start, render: render, register: register, el: el, clear: clear, scoreParts: scoreParts, total: total,
+    start: start, render: render, register: register, onView: onView, el: el, clear: clear, scoreParts: scoreParts, total: total,
     fit: fit, fitAll: fitAll, shortened: shortened, overflows: overflows, MIN_PX: MIN_PX,
   };
 })();

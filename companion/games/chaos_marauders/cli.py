@@ -86,6 +86,9 @@ def simulate(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 4:
         print("companion simulate: Chaos Marauders is for 2 to 4 players", file=sys.stderr)
         return EXIT_INVALID
+    if args.games < 1 or args.cap < 1 or args.replay < 0:
+        print("companion simulate: --games and --cap must be at least 1, --replay 0 or more", file=sys.stderr)
+        return EXIT_INVALID
     figures = play(args.players, args.games, args.seed, cap=args.cap, check=not args.no_check)
     if args.replay:
         figures["replay"] = replay_bench(args.replay, args.seed, args.players)

@@ -223,6 +223,8 @@ class PhysicalPlayer:
         self.physical = 0
         self.direct = 0
         """Counts of actions enacted at the table and submitted directly (for logs and tests)."""
+        self.late = 0
+        """Of the direct ones, those the table did not take up in time."""
 
     # ----------------------------------------------------------------------------------- playing
 
@@ -307,7 +309,7 @@ class PhysicalPlayer:
             if thrown == 0:
                 return False
             # Some throws counted already: only the rest is entered by hand, or they would count twice.
-            log.info("die throw not taken up, submitting the remaining %s directly", faces[thrown:])
+            log.debug("die throw not taken up, submitting the remaining %s directly", faces[thrown:])
             return self._table.submit({**payload, "faces": faces[thrown:]})
         return True
 
@@ -327,12 +329,13 @@ class PhysicalPlayer:
         self._move(uid, reader)
         if self._table.wait_after(before, self._timeout):
             return True
-        log.info("the table did not play %s in time", dict(expect))
+        log.debug("the table did not play %s in time: entered as from the control page", dict(expect))
+        self.late += 1
         return False
 
     def _direct(self, payload: Mapping[str, Any], physical: bool) -> None:
         if physical:
-            log.info("not enacted at the table (or not taken up): submitting %s directly", dict(payload))
+            log.debug("not enacted at the table (or not taken up): submitting %s directly", dict(payload))
         self.direct += 1
         self._table.submit(payload)
 

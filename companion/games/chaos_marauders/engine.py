@@ -20,13 +20,17 @@ from companion.engine import (
     GameType,
     IllegalActionError,
     MalformedActionError,
+    Player,
+    PlayerId,
     Prompt,
     Roll,
     Setup,
     SetupError,
+    SetupOption,
     data_digest,
 )
 from companion.games.chaos_marauders import (
+    actors,
     attacks,
     cheating,
     corrections,
@@ -93,6 +97,12 @@ class ChaosMarauders(Game[State]):
     game_type = GameType()
     """Competitive, one player acting at a time, no seat's secret kept by a phone (the active player's
     Chaos Marauders card is kept face down by the view itself until someone shouts)."""
+    default_players = (
+        Player("Grotsnik", "#e23b3b"),
+        Player("Ugluk", "#2f7df6"),
+        Player("Snagla", "#2fb84f"),
+        Player("Bogrot", "#f2b01e"),
+    )
 
     def __init__(self, facts: Facts | None = None, owner_data: str = "") -> None:
         self.facts = facts or default_facts()
@@ -164,6 +174,23 @@ class ChaosMarauders(Game[State]):
 
     def view(self, state: State) -> dict[str, JSON]:
         return view.view(self.facts, state, self.prompt(state))
+
+    def actor(self, state: State, action: Action) -> PlayerId | None:
+        return actors.actor(state, action)
+
+    def setup_options(self) -> tuple[SetupOption, ...]:
+        return (
+            SetupOption(
+                "first_player",
+                "First player",
+                "int",
+                (),
+                0,
+                "The seat counted from 0 (the first player listed): the one wearing the most green clothing",
+                0,
+                self.max_players - 1,
+            ),
+        )
 
     def result(self, state: State) -> GameResult:
         return result.result(self.facts, state)

@@ -3,16 +3,25 @@ player (``Ask``), and the d20 rolls the engine waits for (``D20``), each handed 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.engine import Action, Event
-from companion.games.heroscape import combat, glyphs, powers, rounds, scenarios
+from companion.games.heroscape import combat, first_turns, glyphs, powers, rounds, scenarios
 from companion.games.heroscape.actions import Choose, Declare, Decline, LoseMarker
 from companion.games.heroscape.catalog import Catalog
-from companion.games.heroscape.common import fail, figure_label, who
-from companion.games.heroscape.ids import FigureId, UnitId
+from companion.games.heroscape.common import fail, figure_label
+from companion.games.heroscape.ids import FigureId
 from companion.games.heroscape.state import D20 as D20Step
-from companion.games.heroscape.state import Ask, State, evolve, pop, push
+from companion.games.heroscape.state import Ask, State, pop, push
+
+NEEDS_AN_ANSWER = (
+    "lose-marker",
+    "wannok-wound",
+    "rebirth",
+    "drain-destroy",
+    "flood",
+    "siren",
+    "siren-adjacent",
+)
+"""Questions a player may not decline: the rules say what must happen, the player says which."""
 
 
 def answer(cat: Catalog, state: State, ask: Ask, a: Action, ev: list[Event]) -> State:
@@ -23,10 +32,10 @@ def answer(cat: Catalog, state: State, ask: Ask, a: Action, ev: list[Event]) -> 
             fail("No marker was taken")
         return glyphs.marker_lost(state, seat, a.marker, ev)
     if isinstance(a, Decline):
-        if purpose in ("lose-marker", "wannok-wound", "rebirth", "flood", "siren", "siren-adjacent"):
+        if purpose in NEEDS_AN_ANSWER:
             fail("This needs an answer")
-        if purpose == "hive-mind" and state.turn is not None:
-            state = evolve(state, turn=replace(state.turn, hive_mind_offered=True))
+        if purpose in first_turns.KINDS:
+            return first_turns.declined(state)
         return pop(state)
     if isinstance(a, Declare):
         wanted = {"flood": "flooded", "siren": "siren", "siren-adjacent": "siren-adjacent"}.get(purpose)
@@ -42,22 +51,10 @@ def answer(cat: Catalog, state: State, ask: Ask, a: Action, ev: list[Event]) -> 
         return rounds.ask_each(state, purpose, [s for s in ask.seats if state.has_figures(s)], ask.source)
     assert isinstance(a, Choose)
     option = a.option
-    if purpose == "hive-mind":
-        squads = {u.format() for u in rounds.hive_mind_squads(cat, state)}
-        unit = option.removeprefix("hive-mind:")
-        if unit not in squads:
-            fail("Choose one of your small or medium common Marro squads")
-        turn = state.turn
-        assert turn is not None
-        ev.append(
-            Event(
-                "HiveMind",
-                f"Hive Mind: {who(state, seat)}'s {cat.card(UnitId.parse(unit).card).title} "
-                "squad takes a turn before the Hive",
-                {},
-            )
-        )
-        return evolve(pop(state), turn=replace(turn, hive_mind=unit, hive_mind_offered=True, step="move"))
+    if purpose in first_turns.KINDS:
+        return first_turns.choose_first(cat, state, seat, option, ev)
+    if purpose == "drain-destroy":
+        return powers.drain_chosen(cat, state, seat, ask.subject, option, ev)
     if purpose == "nilrend":
         return glyphs.nilrend_chosen(cat, state, seat, option, ev)
     if purpose == "ored":
@@ -68,7 +65,7 @@ def answer(cat: Catalog, state: State, ask: Ask, a: Action, ev: list[Event]) -> 
         fid = FigureId.parse(option)
         if fid.seat != seat or state.figure(fid) is None or not state.figure(fid).alive:  # type: ignore[union-attr]
             fail("Choose one of your figures on the battlefield")
-        state, _ = combat.wound(cat, pop(state), fid, 1, None, ev)
+        state, _ = combat.wound(cat, pop(state), fid, 1, ev)
         return state
     if purpose == "rebirth":
         if option not in powers.rebirth_cards(cat, state, seat):
@@ -112,4 +109,4 @@ def d20_rolled(cat: Catalog, state: State, step: D20Step, value: int, ev: list[E
         )
         return state
     ev.append(Event("FallFatal", f"{figure_label(cat, state, fid)} rolls {value}: the fall is fatal", {}))
-    return combat.destroy(cat, state, fid, None, ev)
+    return combat.destroy(cat, state, fid, ev)

@@ -30,10 +30,14 @@ POWER_KINDS = (
     "d20",
     "hive-mind",
     "terrain-bonus",
+    "life-bonding",
+    "climb",
 )
-D20_TIMINGS = ("before-move", "after-move", "after-turn")
-D20_TARGETS = ("wounded-hero", "any-figure", "destroyed-common-marro")
-D20_EFFECTS = ("heal", "wound", "revive")
+D20_TIMINGS = ("before-move", "while-moving", "after-move", "after-turn")
+"""When a d20 power is used (the card's words): "before moving", "at any point while moving", "after
+moving and before attacking", "after taking a turn"."""
+D20_TARGETS = ("wounded-hero", "any-figure", "small-or-medium", "destroyed-common-marro", "none")
+D20_EFFECTS = ("heal", "wound", "revive", "trample", "drain")
 
 
 class CatalogError(ValueError):
@@ -88,6 +92,11 @@ class ArmyCard:
     @property
     def common(self) -> bool:
         return not self.unique
+
+    @property
+    def master(self) -> Mapping[str, int]:
+        """The Master Game side's move, range, attack and defense (``basic`` is the other side)."""
+        return {"move": self.move, "range": self.range, "attack": self.attack, "defense": self.defense}
 
     def power(self, kind: str) -> Power | None:
         return next((p for p in self.powers if p.kind == kind), None)
@@ -144,6 +153,8 @@ class Scenario:
     gifts: tuple[tuple[str, ...], ...] = ()
     teams: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     glyphs: str = ""
+    glyph_count: int = 0
+    """How many glyphs the scenario places (0: as its map shows, up to the box's eight)."""
     provenance: str = ""
 
     @property
@@ -352,10 +363,18 @@ def _power(entry: Mapping[str, Any], card: str) -> Power:
         if params.get("effect") not in D20_EFFECTS:
             raise CatalogError(f"{where}: effect must be one of {', '.join(D20_EFFECTS)}")
         _int(params, "threshold", where, 1)
+    if kind == "d20" and params["effect"] == "drain":
+        _int(params, "fails_to", where, 1)
+        _int(params, "bonus", where)
     if kind == "special-attack":
         _int(params, "range", where, 1)
         _int(params, "attack", where)
         _int(params, "uses", where)
+    if kind == "life-bonding":
+        _text(params, "class", where)
+        _int(params, "heals", where)
+    if kind == "climb":
+        _int(params, "factor", where, 1)
     return Power(
         id=_text(entry, "id", where),
         name=_text(entry, "name", where),
@@ -406,6 +425,7 @@ def _scenario(entry: Mapping[str, Any], cards: set[str]) -> Scenario:
         gifts=gifts,
         teams={int(k): tuple(int(t) for t in v) for k, v in entry.get("teams", {}).items()},
         glyphs=str(entry.get("glyphs", "")),
+        glyph_count=int(entry.get("glyph_count", 0)),
         provenance=_text(entry, "provenance", where),
     )
 

@@ -79,6 +79,9 @@ def simulate(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 4:
         print("companion simulate: HeroScape is for 2 to 4 players", file=sys.stderr)
         return EXIT_INVALID
+    if args.games < 1 or args.cap < 1:
+        print("companion simulate: --games and --cap must be at least 1", file=sys.stderr)
+        return EXIT_INVALID
     try:
         figures = play(args.players, args.games, args.seed, scenario=args.scenario, cap=args.cap)
     except ValueError as exc:

@@ -13,17 +13,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine import Event
-from companion.games.heroscape.catalog import ArmyCard, Catalog, Power
+from companion.games.heroscape.catalog import ArmyCard, Catalog
 from companion.games.heroscape.common import (
     acting_pool,
+    acting_unit,
     fail,
     figure_label,
-    markers_left,
     opponents,
     owned_label,
     power_active,
+    refuse_if_trapped,
+    unit_label,
     who,
 )
+from companion.games.heroscape.dice import Parts, describe, parts_for, special_power, total
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.state import (
     D20,
@@ -39,200 +42,10 @@ from companion.games.heroscape.state import (
     set_figure,
 )
 
-HEIGHT_BONUS = {
-    "none": (0, 0),
-    "attacker": (1, 0),
-    "attacker-major": (2, 0),
-    "defender": (0, 1),
-    "defender-major": (0, 2),
-}
-"""Extra dice (attacker, defender) for a declared height advantage (rulebook, Height Advantage)."""
 MAJOR_FALL, MAJOR_FALL_DICE = 10, 3
 EXTREME_FALL, EXTREME_FALL_SURVIVES = 20, 19
 """Falling: a drop 10 levels more than the figure's height rolls three dice; 20 more, the d20, and the
 figure survives on 19 or 20."""
-ADJACENT = "adjacent"
-AURA = "aura"
-TERRAIN_ATTACKER = "swamp-water-attacker"
-TERRAIN_DEFENDER = "swamp-water-defender"
-CONDITIONS = {
-    ADJACENT: "The attacker is adjacent to the defender",
-    AURA: "The defender is within the defensive aura of a friendly figure",
-    TERRAIN_ATTACKER: "The attacker stands on swamp water",
-    TERRAIN_DEFENDER: "The defender stands on swamp water",
-}
-
-
-# ------------------------------------------------------------------------------------------- dice
-
-
-def aura_bonus(cat: Catalog, state: State, defender: FigureId) -> int:
-    """What the defender's side's defensive auras add (a figure's own aura never covers it)."""
-    bonus = 0
-    for uid, unit in state.units_of(defender.seat):
-        if not unit.alive or unit.negated or uid == defender.unit:
-            continue
-        for power in cat.card(uid.card).powers_of("defensive-aura"):
-            bonus = max(bonus, power.number("bonus", 1))
-    return bonus
-
-
-def thorian_holder(state: State, seat: int) -> bool:
-    """A figure of ``seat``'s army stands on the Glyph of Thorian ("your figures": the holder's army,
-    as Ulaniva's and Crevcor's "your Army"; a teammate's figures are not covered)."""
-    return any(
-        g.glyph == "thorian" and g.holder and not g.removed and FigureId.parse(g.holder).seat == seat
-        for g in state.glyphs
-    )
-
-
-def glyph_attack_bonus(cat: Catalog, state: State, attacker: FigureId) -> int:
-    card = cat.card(attacker.unit.card)
-    bonus = 0
-    for g in state.glyphs:
-        if g.removed or g.holder is None or FigureId.parse(g.holder).seat != attacker.seat:
-            continue
-        if (g.glyph == "ulaniva" and card.unique) or (g.glyph == "crevcor" and card.common):
-            bonus += 1
-    return bonus
-
-
-def concentrated(cat: Catalog, state: State, fid: FigureId) -> int:
-    """Concentrated Will: +1 while only one unrevealed order marker lies on the card."""
-    unit = state.unit(fid.unit)
-    power = cat.card(fid.unit.card).power("concentrated-will")
-    if unit is None or unit.negated or power is None:
-        return 0
-    return power.number("bonus", 1) if markers_left(state, fid.seat, fid.unit.format()) == 1 else 0
-
-
-def terrain_bonus(cat: Catalog, state: State, fid: FigureId, side: str) -> int:
-    unit = state.unit(fid.unit)
-    power = cat.card(fid.unit.card).power("terrain-bonus")
-    if unit is None or unit.negated or power is None:
-        return 0
-    return power.number(side, 0)
-
-
-def special_power(cat: Catalog, state: State, attacker: FigureId, special: str) -> Power:
-    if state.basic:
-        fail("The Basic Game has no special attacks")
-    unit = state.unit(attacker.unit)
-    power = next(
-        (p for p in cat.card(attacker.unit.card).powers_of("special-attack") if p.id == special), None
-    )
-    if power is None:
-        fail(f"{figure_label(cat, state, attacker)} has no special attack {special!r}")
-    if unit is not None and unit.negated:
-        fail(f"{figure_label(cat, state, attacker)}'s special powers are negated")
-    return power
-
-
-def dice_for(
-    cat: Catalog,
-    state: State,
-    attacker: FigureId,
-    defender: FigureId,
-    special: str | None,
-    height: str,
-    conditions: frozenset[str],
-) -> tuple[int, int]:
-    """(attack dice, defense dice) of a declared attack; refuses conditions that do not apply."""
-    check_conditions(cat, state, attacker, defender, special, conditions)
-    if state.basic and height.endswith("-major"):
-        fail("The Basic Game gives the higher figure one extra die, however high it stands")
-    size = cat.card(defender.unit.card).size
-    return (
-        attack_count(cat, state, attacker, size, special, height, conditions),
-        defense_count(cat, state, defender, height, conditions),
-    )
-
-
-def attack_count(
-    cat: Catalog,
-    state: State,
-    attacker: FigureId,
-    defender_size: str,
-    special: str | None,
-    height: str,
-    conditions: frozenset[str],
-) -> int:
-    """The attack dice: the card's Attack (or the special attack's own dice, which only the defender's
-    size may change), height, glyphs and powers. Depends on the defender only through its size."""
-    a_card = cat.card(attacker.unit.card)
-    up = HEIGHT_BONUS[height][0]
-    if special is not None:
-        # A special attack's own dice are never modified by height, glyphs or other powers.
-        power = special_power(cat, state, attacker, special)
-        by_size = power.params.get("by_size") or {}
-        return max(0, int(by_size.get(defender_size, power.number("attack"))))
-    if state.basic:
-        return max(0, a_card.basic["attack"] + up)
-    attack = a_card.attack + glyph_attack_bonus(cat, state, attacker) + concentrated(cat, state, attacker)
-    if TERRAIN_ATTACKER in conditions:
-        attack += terrain_bonus(cat, state, attacker, "attack")
-    return max(0, attack + up)
-
-
-def defense_count(
-    cat: Catalog, state: State, defender: FigureId, height: str, conditions: frozenset[str]
-) -> int:
-    """The defense dice: the card's Defense, height, auras and powers (the same whoever attacks; the
-    defender rolls them against a special attack too)."""
-    d_card = cat.card(defender.unit.card)
-    down = HEIGHT_BONUS[height][1]
-    if state.basic:
-        return max(0, d_card.basic["defense"] + down)
-    defense = d_card.defense + concentrated(cat, state, defender)
-    if AURA in conditions:
-        defense += aura_bonus(cat, state, defender)
-    if TERRAIN_DEFENDER in conditions:
-        defense += terrain_bonus(cat, state, defender, "defense")
-    return max(0, defense + down)
-
-
-def declarable(cat: Catalog, state: State, attacker: FigureId | None, defender: FigureId) -> list[str]:
-    """The conditions a player may declare for an attack on ``defender`` (by ``attacker``)."""
-    out = []
-    if not state.basic and adjacency_required(cat, state, defender):
-        out.append(ADJACENT)
-    if not state.basic and aura_bonus(cat, state, defender):
-        out.append(AURA)
-    if not state.basic and terrain_bonus(cat, state, defender, "defense"):
-        out.append(TERRAIN_DEFENDER)
-    if attacker is not None and not state.basic and terrain_bonus(cat, state, attacker, "attack"):
-        out.append(TERRAIN_ATTACKER)
-    return out
-
-
-def adjacency_required(cat: Catalog, state: State, defender: FigureId) -> bool:
-    """Normal attacks on ``defender`` must come from an adjacent figure (Thorian Speed, Glyph of Thorian)."""
-    if state.basic:
-        return False  # the Basic Game has neither special powers nor glyphs
-    unit = state.unit(defender.unit)
-    return (unit is not None and power_active(cat, unit, "thorian-speed")) or thorian_holder(
-        state, defender.seat
-    )
-
-
-def check_conditions(
-    cat: Catalog,
-    state: State,
-    attacker: FigureId,
-    defender: FigureId,
-    special: str | None,
-    conditions: frozenset[str],
-) -> None:
-    unknown = conditions - set(CONDITIONS)
-    if unknown:
-        fail(f"Unknown conditions: {', '.join(sorted(unknown))} (known: {', '.join(CONDITIONS)})")
-    allowed = set(declarable(cat, state, attacker, defender)) | {ADJACENT}
-    extra = conditions - allowed
-    if extra:
-        fail(f"That does not apply here: {', '.join(CONDITIONS[c] for c in sorted(extra))}")
-    if special is None and ADJACENT not in conditions and adjacency_required(cat, state, defender):
-        fail(f"{owned_label(cat, state, defender)} can only be attacked normally by an adjacent figure")
-
 
 # ---------------------------------------------------------------------------------------- declare
 
@@ -261,15 +74,19 @@ def declare_attack(
         fail(f"There is no {defender.format()} on the battlefield to attack")
     if not opponents(state, attacker.seat, defender.seat):
         fail("Attack an opponent's figure, not your own side's")
+    if turn.no_attack:
+        fail(f"{_stopped_by(cat, state)}: {cat.card(attacker.unit.card).title} cannot attack this turn")
     card = cat.card(attacker.unit.card)
     turn = _use_attack(cat, state, turn, card, attacker, defender, special)
-    attack, defense = dice_for(cat, state, attacker, defender, special, height, conditions)
+    attack_parts, defense_parts = parts_for(cat, state, attacker, defender, special, height, conditions)
+    attack, defense = total(attack_parts), total(defense_parts)
     how = "" if special is None else f" ({special_power(cat, state, attacker, special).name})"
     ev.append(
         Event(
             "AttackDeclared",
             f"{owned_label(cat, state, attacker)} attacks {owned_label(cat, state, defender)}{how}: "
-            f"{attack} attack {_dice(attack)} against {defense} defense {_dice(defense)}",
+            f"{attack} attack {_dice(attack)} ({describe(attack_parts)}) against "
+            f"{defense} defense {_dice(defense)} ({describe(defense_parts)})",
             {
                 "attacker": attacker.format(),
                 "defender": defender.format(),
@@ -279,7 +96,27 @@ def declare_attack(
         )
     )
     state = evolve(state, turn=replace(turn, step="attack"))
-    return push(state, PendingAttack(attacker.format(), defender.format(), special, attack, defense))
+    pending = PendingAttack(
+        attacker.format(),
+        defender.format(),
+        special,
+        attack,
+        defense,
+        attack_parts=_frozen(attack_parts),
+        defense_parts=_frozen(defense_parts),
+    )
+    return push(state, pending)
+
+
+def _frozen(parts: Parts) -> tuple[tuple[str, int], ...]:
+    return tuple(parts)
+
+
+def _stopped_by(cat: Catalog, state: State) -> str:
+    """The power that took the turn's attacks away (Stinger Drain)."""
+    uid = acting_unit(state)
+    power = cat.card(uid.card).power("d20") if uid is not None else None
+    return power.name if power is not None else "This turn"
 
 
 def _name(cat: Catalog, state: State, fid: FigureId) -> str:
@@ -314,6 +151,9 @@ def _use_attack(
             fail(f"{figure_label(cat, state, attacker)} has attacked this turn")
         return replace(turn, attackers=(*turn.attackers, me))
     power = special_power(cat, state, attacker, special)
+    general = power.params.get("not_general")
+    if general and cat.card(defender.unit.card).general == general:
+        fail(f"{power.name} may not attack a figure who follows {general}")
     previous = used.get(me)
     if me in distinct and (previous is None or previous[0] != special):
         fail(f"{figure_label(cat, state, attacker)} has made its attack this turn")
@@ -324,7 +164,8 @@ def _use_attack(
         struck = (*turn.struck, (me, defender.format()))
     else:
         if count >= power.number("uses", 1):
-            fail(f"{power.name} can be used {power.number('uses', 1)} times a turn")
+            uses = power.number("uses", 1)
+            fail(f"{power.name} can be used {'once' if uses == 1 else f'{uses} times'} a turn")
         struck = turn.struck
     specials = (*(s for s in turn.specials if s[0] != me), (me, special, count + 1))
     attackers = turn.attackers if me in distinct else (*turn.attackers, me)
@@ -346,6 +187,7 @@ def leaving_engagement(
     figure = state.figure(attacker)
     if figure is None or not figure.alive:
         fail(f"{attacker.format()} is not on the battlefield")
+    refuse_if_trapped(cat, state, defender)
     unit = state.unit(defender.unit)
     if unit is not None and power_active(cat, unit, "disengage"):
         fail(f"{figure_label(cat, state, defender)} is never attacked when leaving an engagement")
@@ -360,6 +202,17 @@ def leaving_engagement(
     return push(state, PendingAttack(attacker.format(), defender.format(), None, 1, 0, kind="leaving"))
 
 
+def fall_height(cat: Catalog, state: State, fid: FigureId) -> int:
+    """The height a fall is measured against: the card's, times its climb (Climb X2: 'When moving up or
+    down levels of terrain, Marrden Nagrubs may double their Height')."""
+    card = cat.card(fid.unit.card)
+    unit = state.unit(fid.unit)
+    climb = card.power("climb")
+    if unit is None or unit.negated or climb is None:
+        return card.height
+    return card.height * climb.number("factor", 1)
+
+
 def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: list[Event]) -> State:
     """A figure moved down ``levels``: minor (the drop is its height or more: 1 die), major (10 more
     than its height: 3 dice), extreme (20 more: the d20, 19-20 survives). Fliers never fall."""
@@ -372,21 +225,22 @@ def fall(cat: Catalog, state: State, seat: int, fid: FigureId, levels: int, ev: 
         fail(f"{figure_label(cat, state, fid)} is not moving now: a figure falls while it moves")
     if levels < 0:
         fail("A drop is counted in levels down, from 0")
-    card = cat.card(fid.unit.card)
+    refuse_if_trapped(cat, state, fid)
     unit = state.unit(fid.unit)
     name = figure_label(cat, state, fid)
     if unit is not None and power_active(cat, unit, "flying"):
         fail(f"{name} flies: no falling damage")
-    if levels < card.height:
-        fail(f"A drop of {levels} is less than {name}'s height of {card.height}: no fall")
-    if levels >= card.height + EXTREME_FALL:
+    height = fall_height(cat, state, fid)
+    if levels < height:
+        fail(f"A drop of {levels} is less than {name}'s height of {height}: no fall")
+    if levels >= height + EXTREME_FALL:
         ev.append(
             Event(
                 "Fell", f"{name} falls {levels} levels, an extreme fall: roll the d20 (19 or 20 survives)", {}
             )
         )
         return push(state, D20(seat, "extreme-fall", target=fid.format(), threshold=EXTREME_FALL_SURVIVES))
-    dice = MAJOR_FALL_DICE if levels >= card.height + MAJOR_FALL else 1
+    dice = MAJOR_FALL_DICE if levels >= height + MAJOR_FALL else 1
     kind = "major" if dice == MAJOR_FALL_DICE else ""
     ev.append(
         Event(
@@ -437,26 +291,15 @@ def resolve(
     defender = FigureId.parse(pending.defender)
     hits = max(0, skulls - shields)
     name = owned_label(cat, state, defender)
-    skulls_said = _count(skulls, "skull")
-    if pending.kind == "attack" and state.basic:
-        wounds = hits and 1
-        verb = f"{skulls_said} against {_count(shields, 'shield')}, " + ("destroyed" if hits else "blocked")
-    elif pending.kind == "attack":
-        wounds = hits
-        outcome = _count(wounds, "wound") if wounds else "blocked"
-        verb = f"{skulls_said} against {_count(shields, 'shield')}, {outcome}"
-    else:
-        wounds = hits
-        verb = f"{skulls_said}, {_count(wounds, 'wound') if wounds else 'no wound'}"
+    wounds = (hits and 1) if pending.kind == "attack" and state.basic else hits
+    verb = outcome_text(pending.kind, state.basic, pending.defense_dice, skulls, shields, wounds)
     ev.append(
         Event("AttackResolved", f"{name}: {verb}", {"skulls": skulls, "shields": shields, "wounds": wounds})
     )
-    attacker = FigureId.parse(pending.attacker)
-    by = attacker.seat if pending.kind != "fall" else None
     if state.basic and pending.kind == "attack":
-        state, destroyed = (destroy(cat, state, defender, by, ev), True) if wounds else (state, False)
+        state, destroyed = (destroy(cat, state, defender, ev), True) if wounds else (state, False)
     else:
-        state, destroyed = wound(cat, state, defender, wounds, by, ev)
+        state, destroyed = wound(cat, state, defender, wounds, ev)
     last = LastAttack(
         pending.attacker,
         pending.defender,
@@ -470,33 +313,47 @@ def resolve(
         wounds,
         destroyed,
         pending.kind,
+        pending.attack_parts,
+        pending.defense_parts,
     )
     return evolve(state, last_attack=last)
+
+
+def outcome_text(kind: str, basic: bool, defense_dice: int, skulls: int, shields: int, wounds: int) -> str:
+    """ "3 skulls against 1 shield, 2 wounds", "2 skulls against 2 shields, all blocked", "no skull,
+    nothing to block" (whatever the shields), "1 skull, 1 wound" (a fall: no defense dice)."""
+    if skulls == 0:
+        return "no skull, nothing to block" if kind == "attack" and defense_dice else "no skull, no wound"
+    against = f"{_count(skulls, 'skull')} against {_count(shields, 'shield')}"
+    if kind != "attack" or defense_dice == 0:
+        return f"{_count(skulls, 'skull')}, {_count(wounds, 'wound')}"
+    if basic:
+        return f"{against}, " + ("destroyed" if wounds else "all blocked")
+    return f"{against}, " + (_count(wounds, "wound") if wounds else "all blocked")
 
 
 # --------------------------------------------------------------------------------- wounds, deaths
 
 
-def wound(
-    cat: Catalog, state: State, fid: FigureId, count: int, by: int | None, ev: list[Event]
-) -> tuple[State, bool]:
+def wound(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event]) -> tuple[State, bool]:
     """``count`` wounds on a figure (a Hero's wound markers; a squad figure is destroyed by one);
     returns the state and whether the figure was destroyed."""
     figure = state.figure(fid)
     if figure is None or not figure.alive or count <= 0:
         return state, False
     life = cat.card(fid.unit.card).life
-    total = figure.wounds + count
-    if total >= life:
-        return destroy(cat, state, fid, by, ev), True
+    carried = figure.wounds + count
+    if carried >= life:
+        return destroy(cat, state, fid, ev), True
     ev.append(
         Event(
             "Wounded",
-            f"{owned_label(cat, state, fid)} has {_count(total, 'wound')} (Life {life})",
-            {"figure": fid.format(), "wounds": total},
+            f"{owned_label(cat, state, fid)} has {_count(carried, 'wound')}: "
+            f"{life - carried} of {life} life left",
+            {"figure": fid.format(), "wounds": carried},
         )
     )
-    return set_figure(state, fid, Figure(total, figure.status)), False
+    return set_figure(state, fid, Figure(carried, figure.status)), False
 
 
 def heal(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event]) -> State:
@@ -515,45 +372,46 @@ def heal(cat: Catalog, state: State, fid: FigureId, count: int, ev: list[Event])
     return set_figure(state, fid, Figure(left, figure.status))
 
 
-def destroy(
-    cat: Catalog, state: State, fid: FigureId, by: int | None, ev: list[Event], status: str = DESTROYED
-) -> State:
+def destroy(cat: Catalog, state: State, fid: FigureId, ev: list[Event], status: str = DESTROYED) -> State:
     """Takes a figure off the battlefield. For a common card the army holds several of, the destroyed
-    figure fills a card that already has destroyed figures first (rulebook, Destroying a Common Figure)."""
+    figure fills a card that already has destroyed figures first (rulebook, Destroying a Common Figure):
+    the figures trade places on the cards, so a living figure of the filled card now counts on this one
+    and takes its number, with the glyph it stands on and what it did this turn."""
     card = cat.card(fid.unit.card)
-    target = fid
-    if card.common and status == DESTROYED:
-        target = _fill_first(state, fid)
+    name = owned_label(cat, state, fid)
+    target = _fill_first(state, fid) if card.common and status == DESTROYED else fid
+    if target != fid:
+        state = _trade_places(state, fid, target)
     figure = state.figure(target)
     assert figure is not None
-    state = set_figure(state, target, Figure(min(figure.wounds, card.life), status))
+    state = step_off(set_figure(state, target, Figure(min(figure.wounds, card.life), status)), target)
     if status == EXITED:
+        ev.append(Event("FigureExited", f"{name} leaves the battlefield", {"figure": fid.format()}))
+        return state
+    filled = ""
+    if target != fid:
+        filled = (
+            f"; it goes on the {unit_label(cat, state, target.unit)} card, which had lost a figure already,"
+            f" and {figure_label(cat, state, target)} counts as {figure_label(cat, state, fid)} from now on"
+        )
+    ev.append(Event("FigureDestroyed", f"{name} is destroyed{filled}", {"figure": target.format()}))
+    out = state.unit(target.unit)
+    if out is not None and not out.alive:
         ev.append(
             Event(
-                "FigureExited",
-                f"{owned_label(cat, state, fid)} leaves the battlefield",
-                {"figure": fid.format()},
+                "CardOutOfPlay",
+                f"{who(state, fid.seat)}'s {unit_label(cat, state, target.unit)} card has no figures left",
+                {"unit": target.unit.format()},
             )
-        )
-        return state
-    ev.append(
-        Event("FigureDestroyed", f"{owned_label(cat, state, fid)} is destroyed", {"figure": fid.format()})
-    )
-    if by is not None and opponents(state, by, fid.seat):
-        killed = list(state.killed or (0,) * state.seats)
-        killed[by] += 1
-        state = evolve(state, killed=tuple(killed))
-    state = _drop_glyphs_of(state, target)
-    if state.unit(fid.unit) is not None and not state.unit(fid.unit).alive:  # type: ignore[union-attr]
-        ev.append(
-            Event("CardOutOfPlay", f"{who(state, fid.seat)}'s {card.title} card has no figures left", {})
         )
     return state
 
 
 def _fill_first(state: State, fid: FigureId) -> FigureId:
+    """The figure slot the destroyed ``fid`` fills: a living figure's on a twin card that already lost
+    one (``fid`` itself when no card must be filled first)."""
     twins = [(uid, unit) for uid, unit in state.units_of(fid.seat) if uid.card == fid.unit.card]
-    if len(twins) < 2:
+    if len(twins) < 2 or any(not f.alive for f in state.unit(fid.unit).figures):  # type: ignore[union-attr]
         return fid
     for uid, unit in twins:
         dead = any(not f.alive for f in unit.figures)
@@ -562,7 +420,31 @@ def _fill_first(state: State, fid: FigureId) -> FigureId:
     return fid
 
 
-def _drop_glyphs_of(state: State, fid: FigureId) -> State:
+def _trade_places(state: State, a: FigureId, b: FigureId) -> State:
+    """Figures ``a`` and ``b`` trade their places on the cards: each takes the other's number, with its
+    wounds, the glyph it stands on and what it did this turn."""
+    fa, fb = state.figure(a), state.figure(b)
+    assert fa is not None and fb is not None
+    state = set_figure(set_figure(state, a, fb), b, fa)
+    names = {a.format(): b.format(), b.format(): a.format()}
+
+    def swap(text: str) -> str:
+        return names.get(text, text)
+
+    glyph_list = tuple(replace(g, holder=swap(g.holder)) if g.holder else g for g in state.glyphs)
+    turn = state.turn
+    if turn is not None:
+        turn = replace(
+            turn,
+            attackers=tuple(swap(x) for x in turn.attackers),
+            specials=tuple((swap(f), p, n) for f, p, n in turn.specials),
+            struck=tuple((swap(x), swap(y)) for x, y in turn.struck),
+        )
+    return evolve(state, glyphs=glyph_list, turn=turn)
+
+
+def step_off(state: State, fid: FigureId) -> State:
+    """The glyphs ``fid`` stood on no longer hold it."""
     me = fid.format()
     if not any(g.holder == me for g in state.glyphs):
         return state

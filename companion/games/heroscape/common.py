@@ -38,7 +38,9 @@ def who(state: State, seat: int) -> str:
 def unit_label(cat: Catalog, state: State, uid: UnitId) -> str:
     """How people name an army card in play: "Marro Stingers" or, with two, "Marro Stingers (2)"."""
     card = cat.card(uid.card)
-    twins = sum(1 for u in state.sides[uid.seat].units if u.card == uid.card) if uid.seat < state.seats else 1
+    if card.unique or uid.seat >= state.seats:
+        return card.title  # an army holds one of a Unique card
+    twins = sum(1 for u in state.sides[uid.seat].units if u.card == uid.card)
     return f"{card.title} ({uid.copy})" if twins > 1 else card.title
 
 
@@ -87,7 +89,7 @@ def acting_unit(state: State) -> UnitId | None:
     turn = state.turn
     if turn is None:
         return None
-    return unit_id(turn.hive_mind or turn.unit)
+    return unit_id(turn.first or turn.unit)
 
 
 def acting_pool(cat: Catalog, state: State) -> list[FigureId]:
@@ -120,3 +122,17 @@ def markers_left(state: State, seat: int, unit: str) -> int:
         if index == 3 or not side.revealed[index]:
             count += 1
     return count
+
+
+def trapped(state: State, fid: FigureId) -> bool:
+    """``fid`` stands on the Glyph of Proftaka: it cannot move until it leaves it (with a friend adjacent)."""
+    me = fid.format()
+    return any(g.glyph == "proftaka" and g.holder == me and not g.removed for g in state.glyphs)
+
+
+def refuse_if_trapped(cat: Catalog, state: State, fid: FigureId) -> None:
+    if trapped(state, fid):
+        fail(
+            f"{figure_label(cat, state, fid)} is trapped on the Glyph of Proftaka: it moves off it only with "
+            "a friendly figure adjacent (declare that it leaves the glyph first)"
+        )

@@ -10,7 +10,7 @@ table was doing and changes nothing else: when it is settled the game goes on ex
 from __future__ import annotations
 
 from companion.engine import Event
-from companion.games.heroscape.common import fail, opponents, who
+from companion.games.heroscape.common import fail, malformed, opponents, who
 from companion.games.heroscape.state import Contest, ContestResult, State, evolve, pop, push, replace_top
 
 TOPICS = {
@@ -31,6 +31,8 @@ def can_start(state: State) -> bool:
 
 
 def start(state: State, seat: int, opponent: int, about: str, ev: list[Event]) -> State:
+    if not 0 <= opponent < state.seats:  # seats count from 0, as the action's player does
+        malformed(f"dispute.opponent: there is no seat {opponent} (0 to {state.seats - 1})")
     if about not in topics(state):
         known = ", ".join(topics(state))
         fail(f"There is no roll-off about {about!r} in this game (there are: {known})")
@@ -38,8 +40,6 @@ def start(state: State, seat: int, opponent: int, about: str, ev: list[Event]) -
         fail("Roll-offs settle disputes during the battle")
     if isinstance(state.top, Contest):
         fail(f"{TOPICS[state.top.about]}: finish the roll-off under way first")
-    if not 0 <= opponent < state.seats:
-        fail(f"There is no player {opponent + 1}")
     if not opponents(state, seat, opponent):
         fail(f"{who(state, opponent)} is not {who(state, seat)}'s opponent: a roll-off is between opponents")
     for player in (seat, opponent):

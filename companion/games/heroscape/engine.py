@@ -29,6 +29,7 @@ from companion.engine import (
     data_digest,
 )
 from companion.games.heroscape import (
+    actors,
     answers,
     armies,
     combat,
@@ -94,7 +95,7 @@ from companion.games.heroscape.state import (
     set_side,
 )
 
-RULES_VERSION = "heroscape/engine-3"
+RULES_VERSION = "heroscape/engine-4"
 """Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 DEFAULT_SCENARIO = "deadly-wall-of-water"
 CORRECTED = {"alive": "back on the battlefield", "destroyed": "destroyed", "exited": "out of play"}
@@ -233,7 +234,6 @@ class HeroScape(Game[State]):
             sides=armies.preset_sides(
                 cat, scenario, count, _survivors(cat, setup.option("survivors", ""), scenario)
             ),
-            killed=(0,) * count,
             hive=armies.new_unit(cat.card("marro-hive"), 1) if scenario.has("rogue-hive") else None,
         )
         ev: list[Event] = []
@@ -336,8 +336,9 @@ class HeroScape(Game[State]):
     # ------------------------------------------------------------------------------------ queries
 
     def legal_actions(self, state: State) -> Sequence[Action]:
-        listed = prompts.legal(self.catalog, state, self.catalog.scenario(state.scenario), state.sets)
-        return [a for a in listed if self.is_legal(state, a)]
+        # Listed from the position's rules, not tried one by one: every action listed applies (the
+        # property tests and the simulator hold the listing to that).
+        return prompts.legal(self.catalog, state, self.catalog.scenario(state.scenario), state.sets)
 
     def prompt(self, state: State) -> Prompt | None:
         return prompts.prompt(self.catalog, state, self.catalog.scenario(state.scenario), state.sets)
@@ -350,6 +351,9 @@ class HeroScape(Game[State]):
 
     def private_view(self, state: State, seat: PlayerId) -> dict[str, JSON] | None:
         return view.private_view(self.catalog, state, seat)
+
+    def actor(self, state: State, action: Action) -> PlayerId | None:
+        return actors.actor(state, action)
 
     def result(self, state: State) -> GameResult:
         return result.result(self.catalog, state)
@@ -512,7 +516,7 @@ def _turn_action(cat: Catalog, state: State, a: Action, ev: list[Event]) -> Stat
         fig = FigureId.parse(a.attacker), FigureId.parse(a.defender)
         return combat.declare_attack(cat, state, seat, *fig, a.special, a.height, frozenset(a.conditions), ev)
     if isinstance(a, EndTurn):
-        return rounds.end_turn(state, seat, ev)
+        return rounds.end_turn(cat, state, seat, ev)
     if isinstance(a, Moved):
         turn = state.turn
         if turn is None or turn.seat != seat or turn.step != "move":

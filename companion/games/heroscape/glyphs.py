@@ -16,12 +16,13 @@ from dataclasses import replace
 
 from companion.engine import Event
 from companion.games.heroscape.catalog import Catalog
-from companion.games.heroscape.combat import wound
+from companion.games.heroscape.combat import step_off, wound
 from companion.games.heroscape.common import (
     acting_pool,
     fail,
     figure_label,
     opponents,
+    refuse_if_trapped,
     unit_label,
     who,
 )
@@ -40,6 +41,10 @@ from companion.games.heroscape.state import (
 )
 
 FRIEND_ADJACENT = "friend-adjacent"
+
+
+def _number(n: int) -> str:
+    return ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")[n] if n <= 8 else str(n)
 
 
 def glyph_state(state: State, glyph: str) -> GlyphInPlay | None:
@@ -69,6 +74,12 @@ def stop_on_glyph(
         fail(f"The {glyph.title} was removed from the game")
     if known is not None and known.holder is not None:
         fail(f"{glyph.title} is held by {known.holder}: one figure per glyph")
+    refuse_if_trapped(cat, state, fid)
+    limit = cat.scenario(state.scenario).glyph_count
+    placed = sorted({g.glyph for g in state.glyphs})
+    if known is None and limit and len(placed) >= limit:
+        titles = ", ".join(cat.glyph(g).title for g in placed)
+        fail(f"{cat.scenario(state.scenario).title} places {_number(limit)} glyphs, and {titles} are those")
     name = figure_label(cat, state, fid)
     if cat.card(fid.unit.card).spaces == 1:
         state = step_off(state, fid)  # a one-space figure stands on one glyph at a time
@@ -88,12 +99,6 @@ def stop_on_glyph(
             return state
         return push(state, Ask(seat, "nilrend", glyph_id))
     return push(state, D20(seat, "glyph", glyph_id, threshold=glyph.fails_below))
-
-
-def step_off(state: State, fid: FigureId) -> State:
-    """The glyphs ``fid`` stood on no longer hold it."""
-    me = fid.format()
-    return evolve(state, glyphs=tuple(replace(g, holder=None) if g.holder == me else g for g in state.glyphs))
 
 
 def leave_glyph(
@@ -254,7 +259,7 @@ def wannok_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Ev
     state = pop(state)
     if value < step.threshold:
         ev.append(Event("WannokBites", f"Glyph of Wannok: {value}, the figure on it is wounded", {}))
-        state, _ = wound(cat, state, FigureId.parse(step.target), 1, None, ev)
+        state, _ = wound(cat, state, FigureId.parse(step.target), 1, ev)
         return state
     ev.append(
         Event(

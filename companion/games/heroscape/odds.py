@@ -42,13 +42,19 @@ def wound_distribution(attack: int, defense: int, faces: tuple[str, ...] | None 
     """P(w wounds) for w = 0..attack."""
     if not 0 <= attack <= MAX_DICE or not 0 <= defense <= MAX_DICE:
         raise ValueError(f"dice must be 0 to {MAX_DICE}, not {attack} and {defense}")
+    return list(_distribution(attack, defense, combat_faces() if faces is None else faces))
+
+
+@functools.lru_cache(maxsize=1024)
+def _distribution(attack: int, defense: int, faces: tuple[str, ...]) -> tuple[Fraction, ...]:
+    """The distribution, kept: the view shows it for every attack under way, and few counts occur."""
     skulls = binomial(attack, face_chance(SKULL, faces))
     shields = binomial(defense, face_chance(SHIELD, faces))
     out = [Fraction(0)] * (attack + 1)
     for s, ps in enumerate(skulls):
         for h, ph in enumerate(shields):
             out[max(0, s - h)] += ps * ph
-    return out
+    return tuple(out)
 
 
 def odds(attack: int, defense: int, faces: tuple[str, ...] | None = None) -> dict[str, JSON]:

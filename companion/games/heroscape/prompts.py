@@ -10,9 +10,10 @@ inputs one action per distinct answer: each attack (with the conditions it needs
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from companion.engine import Action, Choice, PlayerId, Prompt, Roll, RollRequest
+from companion.games.heroscape import first_turns
 from companion.games.heroscape.actions import (
     COMBAT,
     COMBAT_FACES,
@@ -36,9 +37,9 @@ from companion.games.heroscape.actions import (
     StopOnGlyph,
     UsePower,
 )
-from companion.games.heroscape.armies import affordable, army_points
+from companion.games.heroscape.armies import affordable, army_points, own_cards
 from companion.games.heroscape.catalog import Catalog, Scenario
-from companion.games.heroscape.combat import ADJACENT, EXTREME_FALL, MAJOR_FALL, adjacency_required
+from companion.games.heroscape.combat import EXTREME_FALL, MAJOR_FALL
 from companion.games.heroscape.common import (
     acting_pool,
     acting_unit,
@@ -49,11 +50,12 @@ from companion.games.heroscape.common import (
     unit_label,
     who,
 )
+from companion.games.heroscape.dice import ADJACENT, adjacency_required
 from companion.games.heroscape.disputes import TOPICS, can_start, topics
 from companion.games.heroscape.glyphs import nilrend_targets, ored_targets, wannok_victims
 from companion.games.heroscape.ids import FigureId, UnitId
-from companion.games.heroscape.powers import rebirth_cards, targets, usable_power
-from companion.games.heroscape.rounds import basic_seat, hive_mind_squads, must_place, playing_seats
+from companion.games.heroscape.powers import drain_victims, rebirth_cards, targets, usable_power, works_on
+from companion.games.heroscape.rounds import basic_seat, must_place, playing_seats
 from companion.games.heroscape.state import D20 as D20Step
 from companion.games.heroscape.state import MARKERS, Ask, Contest, PendingAttack, State
 
@@ -130,7 +132,7 @@ def _attack_prompt(cat: Catalog, state: State, step: PendingAttack) -> Prompt:
 def _d20_text(cat: Catalog, state: State, step: D20Step) -> str:
     name = who(state, step.seat)
     texts = {
-        "power": f"roll the d20 (it works on {step.threshold} or higher)",
+        "power": f"roll the d20 for {_power_said(cat, step)}",
         "glyph": f"roll the d20 for the {cat.glyph(step.source).title} "
         f"(it works on {step.threshold} or higher)"
         if cat.has_glyph(step.source)
@@ -141,6 +143,17 @@ def _d20_text(cat: Catalog, state: State, step: D20Step) -> str:
         "wannok": "roll the d20 for the Glyph of Wannok",
     }
     return f"{name}: {texts.get(step.purpose, 'roll the d20')}"
+
+
+def _power_said(cat: Catalog, step: D20Step) -> str:
+    """ "Stinger Drain (1-4: a Stinger is destroyed ...; 10 or higher: +1 attack)"."""
+    if step.purpose != "power":
+        return ""  # the texts are all worked out, only the step's purpose's is said
+    card = cat.card(UnitId.parse(step.unit).card)
+    power = next((p for p in card.powers if p.id == step.source), None)
+    if power is None:
+        return f"the power (it works on {step.threshold} or higher)"
+    return f"{power.name} ({works_on(power)})"
 
 
 def _rolloff_prompt(state: State) -> Prompt:
@@ -197,6 +210,11 @@ def _ask_prompt(cat: Catalog, state: State, ask: Ask) -> Prompt:
     options = ask_choices(cat, state, ask)
     texts: dict[str, Callable[[], str]] = {
         "hive-mind": lambda: f"Hive Mind: does {name} take a turn with a Marro squad before the Hive?",
+        "life-bonding": lambda: (
+            f"Hivelord Life Bonding: does {name} take a turn with a Hivelord before the "
+            f"{_unit_name(cat, state, ask.subject)}?"
+        ),
+        "drain-destroy": lambda: f"Stinger Drain: {name}, which of your Stingers is destroyed?",
         "nilrend": lambda: f"Glyph of Nilrend: {name}, choose an opponent's unique card to negate",
         "ored": lambda: f"Glyph of Ored: {name}, take a marker from which opponent's card?",
         "lose-marker": lambda: (
@@ -234,14 +252,21 @@ def ask_choices(cat: Catalog, state: State, ask: Ask) -> list[Choice]:
     seat = p(ask.seat)
     decline = Choice("No" if ask.purpose in ("drink", "rebirth-offer") else "Decline", Decline(seat))
     purpose = ask.purpose
-    if purpose == "hive-mind":
+    if purpose in first_turns.KINDS:
+        own = _unit_name(cat, state, ask.subject)
         out = [
             Choice(
-                f"Hive Mind: {unit_label(cat, state, uid)} first", Choose(seat, f"hive-mind:{uid.format()}")
+                f"{power.name}: {unit_label(cat, state, uid)} first",
+                Choose(seat, first_turns.option(power, uid)),
             )
-            for uid in hive_mind_squads(cat, state)
+            for power, uid in first_turns.offers(cat, state)
         ]
-        return [*out, Choice("No: the Hive's own turn", Decline(seat))]
+        return [*out, Choice(f"No: {own} take their own turn", Decline(seat))]
+    if purpose == "drain-destroy":
+        return [
+            Choice(f"Destroy {figure_label(cat, state, f)}", Choose(seat, f.format()))
+            for f in drain_victims(state, ask.seat, ask.subject)
+        ]
     if purpose == "nilrend":
         return [
             Choice(f"Negate {who(state, u.seat)}'s {unit_label(cat, state, u)}", Choose(seat, u.format()))
@@ -312,8 +337,9 @@ def _turn_prompt(cat: Catalog, state: State) -> Prompt | None:
     title = unit_label(cat, state, uid)
     marker = f" {turn.marker + 1}" if turn.marker >= 0 else ""
     step = "move, then attack" if turn.step == "move" else "attack, or end the turn"
-    if turn.hive_mind:
-        step = f"Hive Mind turn: {step}"
+    first = first_turns.power_of(cat, state)
+    if first is not None:
+        step = f"{first.name} turn: {step}"
     text = f"{who(state, turn.seat)}'s turn{marker}, {title}: {step}"
     return Prompt("turn", (p(turn.seat),), text, tuple(turn_choices(cat, state)))
 
@@ -332,13 +358,41 @@ def turn_choices(cat: Catalog, state: State) -> list[Choice]:
             usable_power(cat, state, turn.seat, power.id, uid.format())
         except ValueError:
             continue
+        if power.params["target"] == "none":
+            out.append(Choice(f"{power.name}: roll the d20", UsePower(seat, power.id, uid.format())))
         for aim in targets(cat, state, power):
             label = f"{power.name}: {owned_label(cat, state, aim)}"
             out.append(Choice(label, UsePower(seat, power.id, uid.format(), aim.format())))
+    out.extend(_bonding_choices(cat, state))
     out.append(
-        Choice("End the turn" if not turn.hive_mind else "End the Hive Mind squad's turn", EndTurn(seat))
+        Choice(
+            "End the turn"
+            if turn.first is None
+            else f"End this turn, then {_unit_name(cat, state, turn.unit)}",
+            EndTurn(seat),
+        )
     )
     return out
+
+
+def _bonding_choices(cat: Catalog, state: State) -> list[Choice]:
+    """Hivelord Life Bonding on the Hivelord's turn, before it moves: each Nagrub it may take."""
+    turn = state.turn
+    power = first_turns.power_of(cat, state)
+    if turn is None or power is None or power.kind != "life-bonding":
+        return []
+    own = UnitId.parse(turn.unit)
+    try:
+        first_turns.bonding_power(cat, state, own, power.id)
+    except ValueError:
+        return []
+    return [
+        Choice(
+            f"{power.name}: destroy {figure_label(cat, state, f)} to remove a wound",
+            UsePower(p(turn.seat), power.id, turn.unit, f.format()),
+        )
+        for f in first_turns.bonding_targets(state, turn.seat, own.card)
+    ]
 
 
 def _choices(cat: Catalog, state: State, scenario: Scenario, sets: int) -> tuple[Choice, ...]:
@@ -347,6 +401,8 @@ def _choices(cat: Catalog, state: State, scenario: Scenario, sets: int) -> tuple
     seat = draft.order[draft.index]
     cards = affordable(cat, state, scenario, seat, sets)
     out = [Choice(f"{cat.card(c).title} ({cat.card(c).points})", AddCard(p(seat), c)) for c in cards]
+    if not own_cards(state, scenario, seat):
+        return tuple(out)  # an army passes only once it has a card
     return (*out, Choice("Pass: my army is complete", ArmyReady(p(seat))))
 
 
@@ -364,7 +420,7 @@ def legal(cat: Catalog, state: State, scenario: Scenario, sets: int) -> list[Act
     if asked.kind == "army":
         for seat in asked.players:
             out.extend(AddCard(seat, c) for c in affordable(cat, state, scenario, seat, sets))
-            if state.sides[seat].units:
+            if own_cards(state, scenario, seat):
                 out.append(ArmyReady(seat))
     elif asked.kind == "order_markers":
         for seat in asked.players:
@@ -448,24 +504,45 @@ def marker_layouts(state: State, seat: int) -> list[PlaceMarkers]:
 
 
 def attacks(cat: Catalog, state: State) -> list[Attack]:
-    """Every attack the turn's figures may still make, each with the conditions it needs."""
+    """Every attack the turn's figures may still make, each with the conditions it needs: what
+    ``combat.declare_attack`` accepts, worked out once for the position rather than tried one by one."""
     turn = state.turn
-    if turn is None or state.stack:
+    if turn is None or state.stack or turn.no_attack or turn.step in ("ending", "after"):
         return []
+    pool = acting_pool(cat, state)
+    if not pool:
+        return []
+    activated = cat.card(pool[0].unit.card).figures
+    distinct = set(turn.attackers)
+    used = {fig: (power, n) for fig, power, n in turn.specials}
+    defenders = opponents_figures(state, turn.seat)
+    adjacent = {d: (ADJACENT,) if adjacency_required(cat, state, d) else () for d in defenders}
+    seat = p(turn.seat)
     out = []
-    for attacker in acting_pool(cat, state):
-        powers = () if state.basic else cat.card(attacker.unit.card).powers_of("special-attack")
-        specials = [None, *(pw.id for pw in powers)]
-        for defender in opponents_figures(state, turn.seat):
-            for special in specials:
-                conditions: Sequence[str] = (
-                    (ADJACENT,) if special is None and adjacency_required(cat, state, defender) else ()
-                )
-                out.append(
-                    Attack(
-                        p(turn.seat), attacker.format(), defender.format(), special, "none", tuple(conditions)
-                    )
-                )
+    for attacker in pool:
+        me = attacker.format()
+        if me not in distinct and len(distinct) >= activated:
+            continue  # the order marker's figures have all attacked
+        if me not in distinct:
+            out.extend(Attack(seat, me, d.format(), None, "none", adjacent[d]) for d in defenders)
+        unit = state.unit(attacker.unit)
+        if state.basic or unit is None or unit.negated:
+            continue
+        for power in cat.card(attacker.unit.card).powers_of("special-attack"):
+            previous = used.get(me)
+            if me in distinct and (previous is None or previous[0] != power.id):
+                continue  # it made another attack this turn
+            count = previous[1] if previous else 0
+            sweeping = bool(power.params.get("all_adjacent"))
+            if not sweeping and count >= power.number("uses", 1):
+                continue
+            general = power.params.get("not_general")
+            for d in defenders:
+                if general and cat.card(d.unit.card).general == general:
+                    continue
+                if sweeping and (me, d.format()) in turn.struck:
+                    continue
+                out.append(Attack(seat, me, d.format(), power.id, "none", ()))
     return out
 
 

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from companion.engine import Event
-from companion.games.heroscape import armies, glyphs, powers, scenarios
+from companion.games.heroscape import armies, first_turns, glyphs, powers, scenarios
 from companion.games.heroscape.catalog import Catalog, Scenario
-from companion.games.heroscape.common import acting_pool, fail, unit_label, who
+from companion.games.heroscape.common import fail, unit_label, who
 from companion.games.heroscape.ids import UnitId
 from companion.games.heroscape.state import (
     MARKERS,
@@ -119,11 +119,13 @@ def next_turn(cat: Catalog, state: State, ev: list[Event]) -> State:
             )
             continue
         unit = side.markers[marker]
-        turn = Turn(seat=seat, marker=marker, unit=unit)
-        if not acting_pool(cat, evolve(state, turn=turn)):
-            # The card's figures are gone; the marker stays face down (rulebook, Life).
+        card = state.unit(UnitId.parse(unit))
+        if card is None or not card.alive:
+            # The card's figures are gone: it is out of play, even when a twin common card still has
+            # figures, and its marker stays face down (rulebook, Life).
             ev.append(Event("TurnLost", f"{who(state, seat)} loses turn {marker + 1}", {"seat": seat}))
             continue
+        turn = Turn(seat=seat, marker=marker, unit=unit)
         revealed = tuple(True if i == marker else r for i, r in enumerate(side.revealed))
         state = set_side(
             state, seat, Side(side.units, side.ready, side.markers, revealed, side.removed, side.out)
@@ -137,29 +139,11 @@ def next_turn(cat: Catalog, state: State, ev: list[Event]) -> State:
             )
         )
         state = evolve(state, turn=turn, last_turn_seat=seat)
-        if hive_mind_squads(cat, state):
-            state = push(state, Ask(seat, "hive-mind", unit))
+        offered = first_turns.offers(cat, state)
+        if offered:
+            state = push(state, Ask(seat, offered[0][0].kind, offered[0][0].id, subject=unit))
         return state
     return evolve(state, phase="round_end", turn=None)
-
-
-def hive_mind_squads(cat: Catalog, state: State) -> list[UnitId]:
-    """The squads the turn's card may send first through Hive Mind (small or medium common Marro)."""
-    turn = state.turn
-    if turn is None or turn.hive_mind is not None or turn.hive_mind_offered or turn.marker < 0:
-        return []
-    hive = state.unit(UnitId.parse(turn.unit))
-    power = cat.card(hive.card).power("hive-mind") if hive is not None else None
-    if hive is None or hive.negated or power is None:
-        return []
-    sizes = tuple(power.params.get("sizes", ("small", "medium")))
-    species = str(power.params.get("species", "Marro"))
-    out = []
-    for uid, unit in state.units_of(turn.seat):
-        card = cat.card(uid.card)
-        if card.common and not card.hero and card.size in sizes and card.species == species and unit.alive:
-            out.append(uid)
-    return out
 
 
 def _next_basic_turn(state: State) -> State:
@@ -193,24 +177,18 @@ def choose_card(cat: Catalog, state: State, seat: int, text: str, ev: list[Event
     return evolve(state, turn=Turn(seat=seat, marker=-1, unit=uid.format(), step="attack"))
 
 
-def end_turn(state: State, seat: int, ev: list[Event]) -> State:
+def end_turn(cat: Catalog, state: State, seat: int, ev: list[Event]) -> State:
     turn = state.turn
     if turn is None or turn.step == "ending":
         fail("No turn is being taken")
     if seat != turn.seat:
         fail(f"It is {who(state, turn.seat)}'s turn")
-    if turn.hive_mind is not None:
-        # The Hive Mind squad's turn is over: now the Hive's own.
-        ev.append(
-            Event(
-                "HiveMindTurnEnded",
-                "The Hive Mind squad's turn is over; now the Marro Hive takes its own turn",
-                {},
-            )
-        )
-        return evolve(
-            state, turn=Turn(seat=turn.seat, marker=turn.marker, unit=turn.unit, hive_mind_offered=True)
-        )
+    if turn.first is not None:
+        # The card that went first is done: now the revealed card's own turn.
+        first, own = (unit_label(cat, state, UnitId.parse(u)) for u in (turn.first, turn.unit))
+        ev.append(Event("FirstTurnEnded", f"The turn of {first} is over; now the turn of {own}", {}))
+        own_turn = Turn(seat=turn.seat, marker=turn.marker, unit=turn.unit, first_offered=True)
+        return evolve(state, turn=own_turn)
     ev.append(Event("TurnEnded", f"{who(state, seat)} ends the turn", {"seat": seat}))
     return evolve(
         state, turn=Turn(turn.seat, turn.marker, turn.unit, "ending", turn.attackers, turn.specials)

@@ -16,6 +16,7 @@ from companion.games.heroscape.common import (
     figure_label,
     living_figures,
     owned_label,
+    refuse_if_trapped,
     team_of,
     who,
 )
@@ -162,7 +163,8 @@ def declare(
                 fail(f"{text} is not one of Player 1's Heroes on the battlefield")
             if fid not in acting_pool(cat, state):
                 fail(f"{figure_label(cat, state, fid)} reaches the Exit Zone by moving on its own turn")
-            state = destroy(cat, state, fid, None, ev, status=EXITED)
+            refuse_if_trapped(cat, state, fid)
+            state = destroy(cat, state, fid, ev, status=EXITED)
         return state
     if fact == "zone" and scenario.has("zone-control"):
         if seat != 0:
@@ -211,7 +213,7 @@ def drink_rolled(cat: Catalog, state: State, step: D20, value: int, ev: list[Eve
     name = figure_label(cat, state, fid)
     if value <= DRINK_WOUNDS_ON:
         ev.append(Event("DrankBadly", f"{name} drinks from the Waters of Life: {value}, a wound", {}))
-        state, _ = wound(cat, state, fid, 1, None, ev)
+        state, _ = wound(cat, state, fid, 1, ev)
         return state
     amount = 2 if value >= DRINK_HEALS_TWO_FROM else 1
     ev.append(Event("Drank", f"{name} drinks from the Waters of Life: {value}", {}))
@@ -235,7 +237,7 @@ def adjacent_wounds(
                 {},
             )
         )
-        state, _ = wound(cat, state, FigureId.parse(text), 1, None, ev)
+        state, _ = wound(cat, state, FigureId.parse(text), 1, ev)
     return state
 
 
@@ -295,7 +297,7 @@ def flooded(cat: Catalog, state: State, seat: int, figures: tuple[str, ...], ev:
         if fid.seat != seat or figure is None or not figure.alive:
             fail(f"{text} is not one of {who(state, seat)}'s figures on the battlefield")
     for text in figures:
-        state = destroy(cat, state, FigureId.parse(text), None, ev)
+        state = destroy(cat, state, FigureId.parse(text), ev)
     if not figures:
         ev.append(Event("FloodMissed", f"{who(state, seat)} has no figure in the flood", {}))
     return state
@@ -312,7 +314,7 @@ def siren_wound(cat: Catalog, state: State, seat: int, figures: tuple[str, ...],
     if fid.seat != seat or figure is None or not figure.alive:
         fail(f"{figures[0]} is not one of {who(state, seat)}'s figures on the battlefield")
     ev.append(Event("SirenCall", f"The Siren's Call: {figure_label(cat, state, fid)} takes a wound", {}))
-    state, _ = wound(cat, state, fid, 1, None, ev)
+    state, _ = wound(cat, state, fid, 1, ev)
     return state
 
 

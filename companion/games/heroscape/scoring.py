@@ -26,6 +26,11 @@ def card_score(cat: Catalog, unit: Unit, partial: bool) -> Fraction:
 
 def exact_scores(cat: Catalog, state: State) -> list[Fraction]:
     """Each seat's score; a Rogue Hive belongs to no army and scores for nobody."""
+    if not state.partial_credit:  # whole cards: whole numbers (and no fractions to add for every view)
+        return [
+            Fraction(sum(cat.card(u.card).points for u in state.sides[seat].units if u.alive))
+            for seat in range(state.seats)
+        ]
     return [
         sum((card_score(cat, unit, state.partial_credit) for unit in state.sides[seat].units), Fraction(0))
         for seat in range(state.seats)

@@ -17,10 +17,11 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.engine import Action, Event, Player, Roll, Setup
+from companion.engine import Action, ActionError, Event, Player, Roll, Setup
 from companion.games.heroscape.actions import Attack, Dispute, LeavingEngagement, PlaceMarkers
 from companion.games.heroscape.armies import army_points
 from companion.games.heroscape.catalog import default_catalog
@@ -28,12 +29,14 @@ from companion.games.heroscape.engine import HeroScape
 from companion.games.heroscape.ids import FigureId
 from companion.games.heroscape.odds import combat_faces
 from companion.games.heroscape.prompts import declarations
-from companion.games.heroscape.state import Ask, Contest, Side, State
+from companion.games.heroscape.state import MARKERS, Ask, Contest, Side, State, evolve
 
 EXAMPLES = 5
+_JSON = json.JSONEncoder(check_circular=False)  # a view is a fresh tree: no cycle to look for
 DECLARE_CHANCE = 0.12
 """How often random play declares something of the map when it may (falls, glyphs...): often enough to
 try every rule, seldom enough that battles are still decided by attacks."""
+DECLARE_TRIES = 6
 
 
 @dataclass
@@ -67,10 +70,13 @@ def choose(game: HeroScape, state: State, rng: random.Random) -> Action | None:
             faces = (str(rng.randint(1, 20)),)
         return Roll(roll.player, roll.die, faces)
     if rng.random() < DECLARE_CHANCE:
+        # Declarations are open inputs the engine judges (a fall of any height, any glyph): a few of
+        # them, tried in random order, the first the engine accepts.
         scenario = game.catalog.scenario(state.scenario)
-        declared = [a for a in declarations(game.catalog, state, scenario) if game.is_legal(state, a)]
-        if declared:
-            return rng.choice(declared)
+        declared = declarations(game.catalog, state, scenario)
+        for action in rng.sample(declared, min(DECLARE_TRIES, len(declared))):
+            if game.is_legal(state, action):
+                return action
     if not actions:
         return None
     # One kind of answer first, then one answer of it: fifty attacks must not crowd out ending the turn.
@@ -108,8 +114,11 @@ def violations(
     pointing = isinstance(top, Ask) and top.purpose == "ored"
     # The Glyph of Ored's player points at an opponent's card with markers on it: the markers' backs
     # lie on the table for all to see, so that one question names the cards that hold them.
-    if not pointing and _shuffled_view(game, state) != json.dumps(game.view(state), sort_keys=True):
-        out.append("the public view depends on where face-down markers lie")
+    seen: list[str] = []
+    shown = game.view(_watched(state, seen))
+    _JSON.encode(shown)  # the view goes over SSE, MQTT and the API as JSON
+    if seen and not pointing:
+        out.append(f"the public view reads face-down markers ({', '.join(sorted(set(seen)))})")
     return out
 
 
@@ -126,20 +135,59 @@ def _army_problems(game: HeroScape, state: State, seat: int) -> list[str]:
     return out
 
 
-def _shuffled_view(game: HeroScape, state: State) -> str:
-    """The view with every side's unrevealed markers rotated among its cards."""
+class WatchedMarkers(tuple[str, ...]):
+    """A side's order markers that note every read of a face-down one. The public view is rendered over
+    them once: reading no face-down marker, it cannot depend on where they lie."""
+
+    def __new__(cls, markers: tuple[str, ...], hidden: frozenset[int], seen: list[str], seat: int):  # noqa: ANN204
+        watched = super().__new__(cls, markers)
+        watched._hidden, watched._seen, watched._seat = hidden, seen, seat
+        return watched
+
+    def _read(self, indices: Iterable[int]) -> None:
+        self._seen.extend(f"seat {self._seat} marker {MARKERS[i]}" for i in indices if i in self._hidden)
+
+    def __getitem__(self, key: Any) -> Any:
+        where = range(len(self))[key]
+        self._read([where] if isinstance(where, int) else where)
+        return super().__getitem__(key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._read(range(len(self)))
+        return super().__iter__()
+
+    def __contains__(self, item: object) -> bool:
+        self._read(range(len(self)))
+        return super().__contains__(item)
+
+    def __eq__(self, other: object) -> bool:
+        self._read(range(len(self)))
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        self._read(range(len(self)))
+        return super().__hash__()
+
+    def index(self, *args: Any) -> int:
+        self._read(range(len(self)))
+        return super().index(*args)
+
+    def count(self, value: Any) -> int:
+        self._read(range(len(self)))
+        return super().count(value)
+
+
+def _watched(state: State, seen: list[str]) -> State:
+    """The position with every side's face-down markers watched (``seen`` collects what is read)."""
     sides = []
     for seat, side in enumerate(state.sides):
         if side.markers is None:
             sides.append(side)
             continue
-        units = [uid.format() for uid, _ in state.units_of(seat)]
-        markers = tuple(
-            m if i < 3 and side.revealed[i] else units[(units.index(m) + 1) % len(units)] if m in units else m
-            for i, m in enumerate(side.markers)
-        )
+        hidden = frozenset(i for i in range(len(side.markers)) if i == 3 or not side.revealed[i])
+        markers = WatchedMarkers(side.markers, hidden, seen, seat)
         sides.append(Side(side.units, side.ready, markers, side.revealed, side.removed, side.out))
-    return json.dumps(game.view(replace(state, sides=tuple(sides))), sort_keys=True)
+    return evolve(state, sides=tuple(sides))
 
 
 def play(game: HeroScape, setup: Setup, rng: random.Random, cap: int = 20000) -> Played:
@@ -154,7 +202,12 @@ def play(game: HeroScape, setup: Setup, rng: random.Random, cap: int = 20000) ->
                 played.violations.append(f"stalled with nothing to do: {game.prompt(state)}")
             break
         before = state
-        state, events = game.apply(state, action)
+        try:
+            state, events = game.apply(state, action)
+        except ActionError as refused:
+            # legal_actions lists what the rules allow without trying it: a refusal is a broken rule.
+            played.violations.append(f"the listed action {action.kind} was refused: {refused}")
+            break
         played.log.append(action)
         played.violations.extend(violations(game, before, state, action, events))
         if isinstance(action, Dispute):
@@ -186,7 +239,7 @@ def simulate(
     rng = random.Random(seed)
     names = tuple(Player(f"P{i + 1}") for i in range(players))
     ids = scenarios_for(players, scenario)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     total = capped = rolloffs = 0
     found: list[str] = []
     wins = [0] * players
@@ -201,13 +254,16 @@ def simulate(
         found.extend(f"game {index} ({ids[index % len(ids)]}): {v}" for v in played.violations)
         for seat in played.state.winners:
             wins[seat] += 1
-    seconds = time.perf_counter() - started
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     return {
         "players": players,
         "games": games,
         "scenarios": ids,
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2) if seconds else None,
+        # The CPU this process used: on a machine shared with other work, the engine's own speed.
+        "cpu_seconds": round(cpu_seconds, 3),
+        "games_per_cpu_second": round(games / cpu_seconds, 2) if cpu_seconds else None,
         "actions": total,
         "rolloffs": rolloffs,
         "finished_games": finished,

@@ -8,7 +8,7 @@ and the questions waiting for an answer (a stack of *steps*: rolls, choices, dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from companion.games.heroscape.ids import FigureId, UnitId
@@ -42,14 +42,15 @@ class Unit:
     """The Negation Marker lies on it (Glyph of Nilrend): its special powers are off for the game."""
     gift: bool = False
     """The scenario gives it outside the army's points (Waters of Life: Player 2's Marro Hive)."""
+    alive: bool = field(init=False, compare=False, repr=False)
+    """A figure of it is still on the battlefield (worked out once: every rule and view asks it)."""
 
-    @property
-    def alive(self) -> bool:
-        return any(f.alive for f in self.figures)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alive", any(f.status == ALIVE for f in self.figures))
 
     def living(self) -> list[int]:
         """Numbers (from 1) of the figures still on the battlefield."""
-        return [i + 1 for i, f in enumerate(self.figures) if f.alive]
+        return [i + 1 for i, f in enumerate(self.figures) if f.status == ALIVE]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +87,16 @@ class Turn:
     """(attacker, defender) pairs of attacks that may hit each figure once (Whirlwind Assault)."""
     powers: tuple[str, ...] = ()
     """Activated powers already used this turn (power ids)."""
-    hive_mind: str | None = None
-    """The squad taking a turn through the Marro Hive's Hive Mind, before the Hive's own turn."""
-    hive_mind_offered: bool = False
+    first: str | None = None
+    """The army card taking a turn first, before the revealed card's own turn: a squad through the
+    Marro Hive's Hive Mind, a Hivelord through the Nagrubs' Hivelord Life Bonding."""
+    first_power: str = ""
+    """The power (id) that gave that first turn."""
+    first_offered: bool = False
+    attack_bonus: int = 0
+    """Added to the turn's figures' normal attack (Stinger Drain on 10 or more)."""
+    no_attack: bool = False
+    """The turn's figures may not attack (Stinger Drain on 1-4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,9 @@ class PendingAttack:
     attack_faces: tuple[str, ...] = ()
     kind: str = "attack"
     """"attack", "leaving" (leaving engagement: one die, no defense) or "fall" (the drop's dice)."""
+    attack_parts: tuple[tuple[str, int], ...] = ()
+    defense_parts: tuple[tuple[str, int], ...] = ()
+    """Where the dice come from: ("Attack", 3), ("height advantage", 1), ("Glyph of Ulaniva", 1)..."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +226,8 @@ class LastAttack:
     wounds: int
     destroyed: bool
     kind: str = "attack"
+    attack_parts: tuple[tuple[str, int], ...] = ()
+    defense_parts: tuple[tuple[str, int], ...] = ()
 
 
 Step = PendingAttack | D20 | Ask | Contest
@@ -254,8 +267,6 @@ class State:
     hive_controller: int | None = None
     hive: Unit | None = None
     """The scenario's Marro Hive when no army holds it (Rogue Hive: whoever controls it this round)."""
-    killed: tuple[int, ...] = ()
-    """Enemy figures each seat has destroyed (Protect the Waters counts them)."""
     last_attack: LastAttack | None = None
     last_contest: ContestResult | None = None
     """The last d20 roll-off players asked for (the only thing a roll-off changes)."""
@@ -301,24 +312,37 @@ class State:
         return out
 
     def has_figures(self, seat: int) -> bool:
-        return any(u.alive for _, u in self.units_of(seat))
+        if any(u.alive for u in self.sides[seat].units):
+            return True
+        return self.hive is not None and self.hive_controller == seat and self.hive.alive
+
+
+STATE_FIELDS = frozenset(f.name for f in fields(State))
 
 
 def evolve(state: State, **changes: Any) -> State:
-    return replace(state, **changes)
+    """``dataclasses.replace`` for the position, without its per-call introspection (the engine makes
+    a new position for every step of every input; State has no __post_init__ to run)."""
+    unknown = changes.keys() - STATE_FIELDS
+    if unknown:
+        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def set_side(state: State, seat: int, side: Side) -> State:
     sides = list(state.sides)
     sides[seat] = side
-    return replace(state, sides=tuple(sides))
+    return evolve(state, sides=tuple(sides))
 
 
 def set_unit(state: State, uid: UnitId, unit: Unit) -> State:
     """The state with ``uid``'s army card replaced by ``unit``."""
     if state.hive is not None and state.hive_controller == uid.seat and uid.card == state.hive.card:
         if not any(u.card == uid.card and u.copy == uid.copy for u in state.sides[uid.seat].units):
-            return replace(state, hive=unit)
+            return evolve(state, hive=unit)
     side = state.sides[uid.seat]
     units = tuple(unit if (u.card, u.copy) == (uid.card, uid.copy) else u for u in side.units)
     return set_side(state, uid.seat, replace(side, units=units))
@@ -333,12 +357,12 @@ def set_figure(state: State, fid: FigureId, figure: Figure) -> State:
 
 
 def push(state: State, *steps: Step) -> State:
-    return replace(state, stack=state.stack + steps)
+    return evolve(state, stack=state.stack + steps)
 
 
 def pop(state: State) -> State:
-    return replace(state, stack=state.stack[:-1])
+    return evolve(state, stack=state.stack[:-1])
 
 
 def replace_top(state: State, step: Step) -> State:
-    return replace(state, stack=(*state.stack[:-1], step))
+    return evolve(state, stack=(*state.stack[:-1], step))

@@ -8,12 +8,11 @@ player may declare for each).
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.engine import JSON, PlayerId, Prompt
+from companion.games.heroscape import first_turns
 from companion.games.heroscape.armies import army_points
 from companion.games.heroscape.catalog import Catalog, Scenario
-from companion.games.heroscape.combat import CONDITIONS, declarable
+from companion.games.heroscape.combat import outcome_text
 from companion.games.heroscape.common import (
     acting_pool,
     figure_label,
@@ -23,11 +22,17 @@ from companion.games.heroscape.common import (
     unit_label,
     who,
 )
+from companion.games.heroscape.dice import CONDITIONS, declarable
 from companion.games.heroscape.disputes import TOPICS, can_start, settled, topics
 from companion.games.heroscape.forecast import attack_dice
 from companion.games.heroscape.ids import FigureId, UnitId
 from companion.games.heroscape.odds import odds
-from companion.games.heroscape.scenarios import destroyed_count, heroes, hive_destroyed
+from companion.games.heroscape.scenarios import (
+    PROTECT_THE_WATERS_KILLS,
+    destroyed_count,
+    heroes,
+    hive_destroyed,
+)
 from companion.games.heroscape.scoring import points_on_battlefield
 from companion.games.heroscape.state import (
     ALIVE,
@@ -102,13 +107,25 @@ def _player(cat: Catalog, state: State, seat: int, score: float, active: bool) -
 
 def _unit(cat: Catalog, state: State, uid: UnitId, unit: Unit) -> dict[str, JSON]:
     card = cat.card(unit.card)
-    stats = card.basic if state.basic else card
+    stats = card.basic if state.basic else card.master
+    me = uid.format()
     revealed = []
     side = state.sides[uid.seat] if uid.seat < state.seats else None
     if side is not None and side.markers is not None:
-        revealed = [MARKERS[i] for i in range(3) if side.revealed[i] and side.markers[i] == uid.format()]
+        revealed = [MARKERS[i] for i in range(3) if side.revealed[i] and side.markers[i] == me]
+    # Labels as figure_label gives them, without asking it figure by figure (every view, every card).
+    first = (uid.copy - 1) * card.figures
+    figures = [
+        {
+            "id": f"{me}/{n}",
+            "label": card.short if card.hero else f"{card.short} {first + n}",
+            "wounds": f.wounds,
+            "status": f.status or "alive",
+        }
+        for n, f in enumerate(unit.figures, start=1)
+    ]
     return {
-        "unit": uid.format(),
+        "unit": me,
         "card": card.id,
         "title": unit_label(cat, state, uid),
         "short": card.short,
@@ -117,29 +134,18 @@ def _unit(cat: Catalog, state: State, uid: UnitId, unit: Unit) -> dict[str, JSON
         "size": card.size,
         "height": card.height,
         "life": card.life,
-        "move": _stat(stats, "move"),
-        "range": _stat(stats, "range"),
-        "attack": _stat(stats, "attack"),
-        "defense": _stat(stats, "defense"),
+        "move": stats["move"],
+        "range": stats["range"],
+        "attack": stats["attack"],
+        "defense": stats["defense"],
         "points": card.points,
-        "living": len(unit.living()),
-        "figures": [
-            {
-                "id": uid.figure(n).format(),
-                "label": figure_label(cat, state, uid.figure(n)),
-                "wounds": f.wounds,
-                "status": f.status or "alive",
-            }
-            for n, f in enumerate(unit.figures, start=1)
-        ],
+        "living": sum(1 for f in unit.figures if f.status == ALIVE),
+        "figures": figures,
         "negated": unit.negated,
         "revealed_markers": revealed,
-        "powers": [{"id": pw.id, "name": pw.name, "kind": pw.kind, "text": pw.text} for pw in card.powers],
+        # No powers: the cards' words are in the catalog (the control page's, `companion cards`), not
+        # in every update the TV and the phones receive.
     }
-
-
-def _stat(stats: Any, key: str) -> int:
-    return int(stats[key]) if isinstance(stats, dict) else int(getattr(stats, key))
 
 
 def _rolloff(state: State) -> dict[str, JSON] | None:
@@ -165,43 +171,60 @@ def _turn(cat: Catalog, state: State) -> dict[str, JSON] | None:
     turn = state.turn
     if turn is None:
         return None
-    pool = acting_pool(cat, state)
+    first = first_turns.power_of(cat, state)
+    # The phone's forms (attack, leaving engagement, fall, glyph) are offered while the turn waits for
+    # its player: not while a roll or a question is pending, nor once the turn is ending.
+    open_forms = not state.stack and turn.step not in ("ending", "after")
+    pool = acting_pool(cat, state) if open_forms else []
     attackers = []
-    for fid in pool:
+    # What may be declared depends on the card, not on which of its figures: worked out once a card.
+    own: dict[UnitId, list[str]] = {}
+    for fid in pool if not turn.no_attack else ():  # Stinger Drain's 1-4: no attack this turn
         card = cat.card(fid.unit.card)
-        specials = [{"id": pw.id, "name": pw.name} for pw in card.powers_of("special-attack")]
+        if fid.unit not in own:
+            own[fid.unit] = [c for c in declarable(cat, state, fid, fid) if c.endswith("attacker")]
+        specials = [
+            {"id": pw.id, "name": pw.name, "not_general": pw.params.get("not_general")}
+            for pw in card.powers_of("special-attack")
+        ]
         attackers.append(
             {
                 "id": fid.format(),
                 "label": figure_label(cat, state, fid),
                 "attacked": fid.format() in turn.attackers,
                 "specials": specials,
-                "conditions": [c for c in declarable(cat, state, fid, fid) if c.endswith("attacker")],
+                "conditions": own[fid.unit],
             }
         )
     targets = []
-    for other in range(state.seats):
+    for other in range(state.seats) if open_forms else ():
         if not opponents(state, turn.seat, other):
             continue
         for uid, unit in state.units_of(other):
-            for n in unit.living():
-                fid = uid.figure(n)
-                targets.append(
-                    {
-                        "id": fid.format(),
-                        "label": owned_label(cat, state, fid),
-                        "conditions": [
-                            c for c in declarable(cat, state, None, fid) if not c.endswith("attacker")
-                        ],
-                    }
-                )
+            living = unit.living()
+            if not living:
+                continue
+            general = cat.card(uid.card).general
+            conditions = [
+                c for c in declarable(cat, state, None, uid.figure(1)) if not c.endswith("attacker")
+            ]
+            targets.extend(
+                {
+                    "id": uid.figure(n).format(),
+                    "label": owned_label(cat, state, uid.figure(n)),
+                    "general": general,
+                    "conditions": conditions,
+                }
+                for n in living
+            )
     return {
         "player": turn.seat,
         "marker": turn.marker + 1 if turn.marker >= 0 else None,
         "unit": turn.unit,
         "title": unit_label(cat, state, UnitId.parse(turn.unit)),
         "step": turn.step,
-        "hive_mind": turn.hive_mind,
+        "first": turn.first,
+        "first_power": first.name if first is not None else None,
         "attackers": attackers,
         "targets": targets,
         "movers": [{"id": f.format(), "label": figure_label(cat, state, f)} for f in pool],
@@ -247,6 +270,11 @@ def _last_attack(cat: Catalog, state: State) -> dict[str, JSON] | None:
         "shields": last.shields,
         "wounds": last.wounds,
         "destroyed": last.destroyed,
+        "attack_parts": [[what, n] for what, n in last.attack_parts],
+        "defense_parts": [[what, n] for what, n in last.defense_parts],
+        "outcome": outcome_text(
+            last.kind, state.basic, last.defense_dice, last.skulls, last.shields, last.wounds
+        ),
     }
 
 
@@ -271,6 +299,8 @@ def _pending(cat: Catalog, state: State) -> dict[str, JSON] | None:
         "attack_faces": list(top.attack_faces),
         "skulls": top.skulls,
         "odds": odds(top.attack_dice, top.defense_dice) if top.kind == "attack" else None,
+        "attack_parts": [[what, n] for what, n in top.attack_parts],
+        "defense_parts": [[what, n] for what, n in top.defense_parts],
     }
 
 
@@ -314,7 +344,9 @@ def victory_status(cat: Catalog, state: State, scenario: Scenario, scores: list[
     victory = scenario.victory
     first, second = (who(state, s) for s in (0, 1))
     if victory == "protect-the-waters":
-        lines.append(f"{first} has destroyed {state.killed[0] if state.killed else 0} of 6 figures")
+        # The count the victory check uses: Player 2's figures destroyed, however it happened.
+        lost = destroyed_count(state, 1)
+        lines.append(f"{second}'s figures destroyed: {lost} of {PROTECT_THE_WATERS_KILLS}")
     elif victory == "unexpected-capture":
         lines.append(f"{first} has lost {destroyed_count(state, 0)} of 2 figures")
         lines.append(f"{first}'s Heroes standing: {heroes(cat, state, 0, ALIVE)}")

@@ -38,42 +38,99 @@
 
   // -------------------------------------------------------------------------------------- draw
 
-  var draw = { card: null, line: 0, slot: "" };
+  // The card drawn is one tap: the titles most likely to be drawn (most copies left in the draw pile)
+  // as buttons; any other by its first letter (a second tap) or by typing in the search. The draw is
+  // sent at once, and the engine's next question (which slot, or discard) is the second tap: line and
+  // slot are offered only where the card may go. A card the phone's camera read is offered first.
+  var LIKELY = 12; // buttons shown before any letter or search: what fits a phone's screen
+  var draw = { letter: null, query: "", focused: false };
+
+  function byChance(pile, names) {
+    return Object.keys(pile).sort(function (a, b) {
+      return pile[b] - pile[a] || (names[a] ? names[a].title : a).localeCompare(names[b] ? names[b].title : b);
+    });
+  }
+
+  function matches(card, query) {
+    // Every word typed starts a word of the title or of one of its other spellings ("hak vol").
+    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    var spellings = [card.title].concat(card.aliases || []).map(function (t) { return t.toLowerCase().split(/[\s'‘’()-]+/); });
+    return spellings.some(function (titleWords) {
+      return words.every(function (w) { return titleWords.some(function (t) { return t.indexOf(w) === 0; }); });
+    });
+  }
+
+  function cardButton(ctx, card, id, left, seat, extra) {
+    var b = ctx.actionButton("", { kind: "draw", player: seat, card: id }, "cm-drawcard card-" + ((card && card.colour) || "grey") + (extra || ""));
+    b.dataset.card = id;
+    b.appendChild(ctx.el("span", "cm-drawcard-title", card ? card.title : id));
+    b.appendChild(ctx.el("span", "cm-drawcard-left", left + " left"));
+    b.addEventListener("click", function () { draw.letter = null; draw.query = ""; ctx.forget(); });
+    return b;
+  }
 
   function drawForm(into, game, prompt, ctx) {
     var seat = prompt.players[0];
     var names = titles(ctx, game);
     var pile = game.draw_pile_cards || {};
-    var ids = Object.keys(pile).sort(function (a, b) {
-      return (names[a] ? names[a].title : a).localeCompare(names[b] ? names[b].title : b);
-    });
-    if (!ids.length) return false;
-    if (!pile[draw.card]) draw.card = ids[0];
-    var box = ctx.el("div");
+    var ids = byChance(pile, names);
+    if (!ids.length || !Object.keys(names).length) return false;
+    var box = ctx.el("div", "cm-draw");
     box.id = "c-draw";
     into.appendChild(box);
-    box.appendChild(ctx.el("h3", null, "Card drawn"));
-    box.appendChild(labelled(ctx, "Card", select(ctx, ids.map(function (id) {
-      return [id, (names[id] ? names[id].title : id) + " (" + pile[id] + " left)"];
-    }), draw.card, function (v) { draw.card = v; }, "c-draw-card")));
-    var row = ctx.el("div", "row");
-    row.appendChild(labelled(ctx, "Line", select(ctx, range(3).map(function (i) { return [i, String(i + 1)]; }), draw.line,
-      function (v) { draw.line = parseInt(v, 10); }, "c-draw-line")));
-    row.appendChild(labelled(ctx, "Slot", select(ctx, [["", "any"]].concat(range(12).map(function (i) { return [i, String(i + 1)]; })),
-      draw.slot, function (v) { draw.slot = v; }, "c-draw-slot")));
-    box.appendChild(row);
-    var buttons = ctx.el("div", "row");
-    var only = ctx.el("button", null, "Drawn (place later)");
-    only.id = "c-draw-only";
-    only.onclick = function () { ctx.act({ kind: "draw", player: seat, card: draw.card }); };
-    var place = ctx.el("button", "primary", "Draw & place");
-    place.id = "c-draw-place";
-    place.onclick = function () {
-      ctx.act({ kind: "place", player: seat, card: draw.card, line: draw.line, slot: draw.slot === "" ? null : parseInt(draw.slot, 10) });
-    };
-    buttons.appendChild(only);
-    buttons.appendChild(place);
-    box.appendChild(buttons);
+    var seen = ctx.offered(game.game);
+    if (seen && pile[seen.card]) {
+      // The hook for the phone's camera: the card it read, one tap to confirm.
+      var offer = ctx.el("div", "cm-offer");
+      offer.appendChild(ctx.el("p", "hint", "The " + seen.source + " read the card drawn:"));
+      offer.appendChild(cardButton(ctx, names[seen.card], seen.card, pile[seen.card], seat, " cm-offered"));
+      var wrong = ctx.el("button", "small", "Not this card");
+      wrong.type = "button";
+      wrong.onclick = function () { ctx.forget(); ctx.redraw(); };
+      offer.appendChild(wrong);
+      box.appendChild(offer);
+    }
+    var shown;
+    var query = draw.query.trim();
+    if (query) shown = ids.filter(function (id) { return names[id] && matches(names[id], query); });
+    else if (draw.letter) shown = ids.filter(function (id) { return (names[id] ? names[id].title : id).charAt(0).toUpperCase() === draw.letter; });
+    else shown = ids.slice(0, LIKELY);
+    box.appendChild(ctx.el("h3", null, query || draw.letter ? "Cards " + (query ? "matching “" + query + "”" : "starting with " + draw.letter) :
+      "Card drawn (most likely first)"));
+    var grid = ctx.el("div", "cm-drawgrid");
+    grid.id = "c-draw-cards";
+    shown.forEach(function (id) { grid.appendChild(cardButton(ctx, names[id], id, pile[id], seat)); });
+    if (!shown.length) grid.appendChild(ctx.el("p", "hint", "No card left in the draw pile matches"));
+    box.appendChild(grid);
+    // Every other card by its first letter: the letters of the cards still in the pile.
+    var rest = ids.slice(LIKELY).map(function (id) { return (names[id] ? names[id].title : id).charAt(0).toUpperCase(); });
+    var letters = rest.filter(function (l, i) { return rest.indexOf(l) === i; }).sort();
+    if (letters.length) {
+      var strip = ctx.el("div", "cm-letters");
+      strip.id = "c-draw-letters";
+      strip.appendChild(ctx.el("span", "hint", "Others:"));
+      letters.forEach(function (letter) {
+        var b = ctx.el("button", "cm-letter" + (draw.letter === letter ? " is-picked" : ""), letter);
+        b.type = "button";
+        b.dataset.letter = letter;
+        b.onclick = function () { draw.letter = draw.letter === letter ? null : letter; draw.query = ""; ctx.redraw(); };
+        strip.appendChild(b);
+      });
+      box.appendChild(strip);
+    }
+    var find = ctx.el("input", "cm-find");
+    find.id = "c-draw-find";
+    find.type = "search";
+    find.placeholder = "Or type a card's name";
+    find.autocomplete = "off";
+    find.value = draw.query;
+    find.oninput = function () { draw.query = find.value; draw.letter = null; draw.focused = true; ctx.redraw(); };
+    find.onblur = function () { draw.focused = false; };
+    box.appendChild(find);
+    if (draw.focused) {
+      // A view that arrives while typing redraws the form: the keyboard stays where it was.
+      setTimeout(function () { find.focus(); find.setSelectionRange(find.value.length, find.value.length); }, 0);
+    }
     return false;
   }
 
@@ -129,17 +186,16 @@
         var b = ctx.el("button", "cm-slot" + (choice ? " is-open" : "") + (held ? " is-held" : ""), held ? (held.hidden ? "?" : held.title) : String(slot + 1));
         b.type = "button";
         b.disabled = !choice;
-        if (choice) b.onclick = function () { ctx.act(choice.action); };
+        if (choice) {
+          b.dataset.action = JSON.stringify(choice.action);
+          b.onclick = function () { ctx.act(choice.action); };
+        }
         grid.appendChild(b);
       });
       box.appendChild(grid);
     });
     var rest = ctx.el("div", "choices");
-    others.forEach(function (c) {
-      var b = ctx.el("button", null, c.label);
-      b.onclick = function () { ctx.act(c.action); };
-      rest.appendChild(b);
-    });
+    others.forEach(function (c) { rest.appendChild(ctx.actionButton(c.label, c.action)); });
     box.appendChild(rest);
     return true;
   }
@@ -279,13 +335,14 @@
     var roll = prompt.roll;
     if (roll.count < 2) return false;
     var seat = prompt.players[0];
+    if (!ctx.mayRoll(seat)) {
+      box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(seat) + " enters their throws on their phone."));
+      return true;
+    }
     var row = ctx.el("div", "rollrow");
     row.appendChild(ctx.el("h3", null, "What " + ctx.playerName(seat) + "'s next throw of the Cube shows"));
     roll.faces.filter(function (f, i) { return roll.faces.indexOf(f) === i; }).forEach(function (face) {
-      var b = ctx.el("button", "primary", ctx.faceName(roll.die, face));
-      b.type = "button";
-      b.onclick = function () { ctx.act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); };
-      row.appendChild(b);
+      row.appendChild(ctx.actionButton(ctx.faceName(roll.die, face), { kind: "roll", player: seat, die: roll.die, faces: [face] }, "primary"));
     });
     box.appendChild(row);
     return true;
@@ -295,13 +352,19 @@
     rolls: cubeRolls,
     prompt: function (box, game, prompt, ctx) {
       if (!prompt) return false;
+      var owner = prompt.players.length === 1 ? prompt.players[0] : null;
+      if (owner !== null && !prompt.roll && !ctx.mayAct(owner)) {
+        // Another seat's draw, placement or choice: that player answers on their own phone.
+        box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(owner) + " plays this on their phone."));
+        return true;
+      }
       if (prompt.kind === "draw" && !prompt.roll) return drawForm(box, game, prompt, ctx);
       if (prompt.kind === "place") return slotPicker(box, game, prompt, ctx);
       if (prompt.kind === "bilge") bilgeEditor(box, game, prompt, ctx);
       return false;
     },
     panel: function (box, game, view, ctx) {
-      if (!game.finished) correction(box, game, ctx);
+      if (!game.finished && view.status === "playing") correction(box, game, ctx);
     },
   });
 })();

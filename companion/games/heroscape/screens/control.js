@@ -119,6 +119,10 @@
   function army(box, game, prompt, ctx) {
     var seat = mySeat(ctx, prompt);
     var waiting = prompt.players;
+    if (ctx.seat() !== null && waiting.indexOf(seat) < 0) {
+      box.appendChild(ctx.el("p", "hint", "Waiting for " + waiting.map(ctx.playerName).join(", ") + " to gather their armies…"));
+      return;
+    }
     if (seat === null || waiting.indexOf(seat) < 0) seat = waiting.length ? waiting[0] : null;
     if (seat === null) return;
     var player = game.players[seat];
@@ -149,10 +153,15 @@
     var attacker = attackers.filter(function (a) { return a.id === form.attacker; })[0] || attackers[0];
     var kinds = [["", "Normal attack"]].concat(attacker.specials.map(function (s) { return [s.id, s.name]; }));
     details.appendChild(labelled(ctx, "With", select(ctx, "special", kinds, ctx.redraw)));
-    details.appendChild(labelled(ctx, "Target", select(ctx, "target", turn.targets.map(function (t) { return [t.id, t.label]; }), ctx.redraw)));
+    // A special attack that may not target some figures (Pistol Fire: never one who follows Jandar)
+    // offers only the others.
+    var power = attacker.specials.filter(function (s) { return s.id === form.special; })[0];
+    var targets = turn.targets.filter(function (t) { return !power || !power.not_general || t.general !== power.not_general; });
+    if (!targets.length) targets = turn.targets;
+    details.appendChild(labelled(ctx, "Target", select(ctx, "target", targets.map(function (t) { return [t.id, t.label]; }), ctx.redraw)));
     var heights = HEIGHTS.filter(function (h) { return !dice || dice.heights.indexOf(h[0]) >= 0; });
     details.appendChild(labelled(ctx, "Height advantage", select(ctx, "height", heights, ctx.redraw)));
-    var target = turn.targets.filter(function (t) { return t.id === form.target; })[0] || turn.targets[0];
+    var target = targets.filter(function (t) { return t.id === form.target; })[0] || targets[0];
     var labels = {};
     (game.conditions || []).forEach(function (c) { labels[c.id] = c.label; });
     var checks = [];
@@ -180,17 +189,12 @@
     var more = ctx.el("details", "hs-more");
     more.open = !!form.moreOpen;
     more.ontoggle = function () { form.moreOpen = more.open; };
-    more.appendChild(ctx.el("summary", null, "Leaving engagement, falls, glyphs"));
+    var shared = ctx.seat() === null;
+    more.appendChild(ctx.el("summary", null, shared ? "Leaving engagement, falls, glyphs" : "Falls, glyphs"));
     var movers = turn.movers.map(function (m) { return [m.id, m.label]; });
-    var enemies = turn.targets.map(function (t) { return [t.id, t.label]; });
-    // Leaving engagement: the engaged opponent's figure rolls one die at the mover.
-    more.appendChild(ctx.el("h3", null, "Leaving an engagement"));
-    more.appendChild(labelled(ctx, "Moving figure", select(ctx, "le-def", movers)));
-    more.appendChild(labelled(ctx, "Engaged opponent", select(ctx, "le-att", enemies)));
-    more.appendChild(button(ctx, "It attacks as the figure leaves", null, function () {
-      var attacker = form["le-att"];
-      ctx.act({ kind: "leaving_engagement", player: parseInt(attacker.split(":")[0], 10), attacker: attacker, defender: form["le-def"] });
-    }));
+    // A leaving-engagement attack is the engaged opponent's to roll: on a shared phone here, else on
+    // that opponent's own phone (leavingForm).
+    if (shared) leavingForm(more, turn, turn.targets, ctx);
     more.appendChild(ctx.el("h3", null, "A fall"));
     more.appendChild(labelled(ctx, "Figure", select(ctx, "fall-fig", movers)));
     var levels = ctx.el("input");
@@ -215,6 +219,33 @@
       }));
     });
     box.appendChild(more);
+  }
+
+  function leavingForm(box, turn, attackers, ctx) {
+    // Leaving engagement: the engaged opponent's figure rolls one die at the mover.
+    if (!attackers.length || !turn.movers.length) return;
+    box.appendChild(ctx.el("h3", null, "Leaving an engagement"));
+    box.appendChild(labelled(ctx, "Moving figure", select(ctx, "le-def", turn.movers.map(function (m) { return [m.id, m.label]; }))));
+    box.appendChild(labelled(ctx, "Engaged opponent", select(ctx, "le-att", attackers.map(function (t) { return [t.id, t.label]; }))));
+    box.appendChild(button(ctx, "It attacks as the figure leaves", null, function () {
+      var attacker = form["le-att"];
+      ctx.act({ kind: "leaving_engagement", player: parseInt(attacker.split(":")[0], 10), attacker: attacker, defender: form["le-def"] });
+    }, "hs-leaving"));
+  }
+
+  function othersTurn(box, game, turn, ctx) {
+    // A phone playing another seat than the turn player's: no attack form, no "End the turn", only the
+    // leaving-engagement attacks of its own figures engaged with the moving ones.
+    var mine = ctx.seat();
+    box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(turn.player) + "'s turn: they play it on their phone."));
+    var own = turn.targets.filter(function (t) { return parseInt(t.id.split(":")[0], 10) === mine; });
+    if (turn.step !== "move" || !own.length) return;
+    var details = ctx.el("details", "hs-more");
+    details.open = !!form.leavingOpen;
+    details.ontoggle = function () { form.leavingOpen = details.open; };
+    details.appendChild(ctx.el("summary", null, "A figure of " + ctx.playerName(turn.player) + " leaves an engagement with yours"));
+    leavingForm(details, turn, own, ctx);
+    box.appendChild(details);
   }
 
   function declarations(box, game, ctx) {
@@ -261,6 +292,10 @@
 
   function flood(box, game, prompt, ctx) {
     var seat = prompt.players[0];
+    if (!ctx.mayAct(seat)) {
+      box.appendChild(ctx.el("p", "hint", ctx.playerName(seat) + " says on their phone which figures are swept away."));
+      return;
+    }
     var mine = figures(game, seat, true);
     var checks = mine.map(function (f) {
       var c = ctx.el("input");
@@ -303,7 +338,12 @@
     return { attack: attack, defense: defense, p_at_least_one: 1 - dist[0], expected: expected, distribution: dist };
   }
 
-  function oddsLines(ctx, box, o) {
+  function describe(parts) {
+    // "Attack 3, +1 height advantage, +1 Glyph of Ulaniva": the card's number, then each modifier.
+    return (parts || []).map(function (p, i) { return i === 0 ? p[0] + " " + p[1] : (p[1] > 0 ? "+" : "") + p[1] + " " + p[0]; }).join(", ");
+  }
+
+  function oddsLines(ctx, box, o, attackParts, defenseParts) {
     var line = ctx.el("p", "hs-odds", o.attack + " attack vs " + o.defense + " defense: " +
       (o.p_at_least_one * 100).toFixed(1) + "% to wound, " + o.expected.toFixed(2) + " wounds expected");
     line.dataset.attack = o.attack;
@@ -312,6 +352,14 @@
     line.dataset.expected = o.expected;
     line.dataset.distribution = JSON.stringify(o.distribution);
     box.appendChild(line);
+    // Which modifiers the dice include (height, glyphs, Concentrated Will, auras...), as the engine
+    // counts them: the odds are of exactly these dice.
+    if (attackParts && defenseParts) {
+      var parts = ctx.el("p", "hs-odds-parts");
+      parts.appendChild(ctx.el("span", null, "Attack dice: " + describe(attackParts)));
+      parts.appendChild(ctx.el("span", null, "Defense dice: " + describe(defenseParts)));
+      box.appendChild(parts);
+    }
     // The whole distribution: how likely each number of wounds is.
     box.appendChild(ctx.el("p", "hs-odds-table", o.distribution.map(function (p, w) {
       return w + " " + (w === 1 ? "wound" : "wounds") + " " + (p * 100).toFixed(1) + "%";
@@ -326,20 +374,24 @@
     var defender = dice && dice.defenders[targetId];
     var bySize = attacker && attacker.dice[special];
     if (!attacker || !defender || !bySize || !bySize[defender.size]) {
-      box.appendChild(ctx.el("p", "hint", dice ? "" : "Choose your seat (above) to see the odds before you declare."));
+      box.appendChild(ctx.el("p", "hint", dice || ctx.seat() !== null ? "" : "Choose your seat (above) to see the odds before you declare."));
       return box;
     }
     var key = function (own) { return chosen.filter(function (c) { return own.indexOf(c) >= 0; }).sort().join("+"); };
-    var attack = bySize[defender.size][height][key(attacker.conditions)];
-    var defense = defender.dice[height][key(defender.conditions)];
-    oddsLines(ctx, box, woundOdds(attack, defense, dice.faces));
+    var mine = key(attacker.conditions);
+    var theirs = key(defender.conditions);
+    var attack = bySize[defender.size][height][mine];
+    var defense = defender.dice[height][theirs];
+    var attackParts = attacker.parts && attacker.parts[special][defender.size][height][mine];
+    var defenseParts = defender.parts && defender.parts[height][theirs];
+    oddsLines(ctx, box, woundOdds(attack, defense, dice.faces), attackParts, defenseParts);
     return box;
   }
 
   function odds(box, game) {
     var pending = game.pending_attack;
     if (!pending || !pending.odds) return;
-    oddsLines(TableControl.ctx, box, pending.odds);
+    oddsLines(TableControl.ctx, box, pending.odds, pending.attack_parts, pending.defense_parts);
   }
 
   // --------------------------------------------------------------------------------- corrections
@@ -376,7 +428,10 @@
       else if (prompt.kind === "army") army(box, game, prompt, ctx);
       else if (prompt.kind === "flood") flood(box, game, prompt, ctx);
       else if (prompt.kind === "attack_roll" || prompt.kind === "defense_roll") odds(box, game);
-      else if (prompt.kind === "turn" && game.turn) {
+      else if (prompt.kind === "turn" && game.turn && !ctx.mayAct(game.turn.player)) {
+        othersTurn(box, game, game.turn, ctx);
+        return true; // none of the turn's choices are this phone's
+      } else if (prompt.kind === "turn" && game.turn) {
         attackForm(box, game, game.turn, ctx);
         moreForms(box, game, game.turn, ctx);
       }

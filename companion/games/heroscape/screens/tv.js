@@ -60,14 +60,35 @@
     title.dataset.short = (unit.short || unit.title) + (copy && unit.short ? " (" + copy[1] + ")" : "");
     name.appendChild(title);
     if (unit.negated) name.appendChild(el("span", "hs-badge hs-negated", "negated"));
-    row.appendChild(name);
-    row.appendChild(pips(unit));
     var markers = el("div", "hs-markers");
     (unit.revealed_markers || []).forEach(function (m) { markers.appendChild(el("span", "hs-marker", m)); });
-    row.appendChild(markers);
-    var left = unit.hero ? (unit.living ? " · life " + Math.max(0, unit.life - unit.figures[0].wounds) : "") : " · " + unit.living + "/" + unit.figures.length;
-    row.appendChild(el("div", "hs-stats", unit.living ? "A" + unit.attack + " D" + unit.defense + left : "destroyed"));
+    // Two lines on a roomy row (the name with its markers; the figures with the numbers); a compact
+    // row lays the same four parts on one line (CSS: the lines become "display: contents").
+    var first = el("div", "hs-card-line");
+    first.appendChild(name);
+    first.appendChild(markers);
+    var second = el("div", "hs-card-line");
+    second.appendChild(pips(unit));
+    second.appendChild(stats(unit));
+    row.appendChild(first);
+    row.appendChild(second);
     return row;
+  }
+
+  function stats(unit) {
+    // The card's numbers and what is left, said as the events say it ("5 of 6 life left"): in full
+    // on a roomy row, short on a compact one (CSS shows one of the two).
+    var box = el("div", "hs-stats");
+    if (!unit.living) {
+      box.appendChild(el("span", null, "destroyed"));
+      return box;
+    }
+    var left = unit.hero ? Math.max(0, unit.life - unit.figures[0].wounds) : unit.living;
+    var of = unit.hero ? unit.life : unit.figures.length;
+    var what = unit.hero ? " life" : " left";
+    box.appendChild(el("span", "hs-stats-long", "Attack " + unit.attack + " · Defense " + unit.defense + " · " + left + " of " + of + what));
+    box.appendChild(el("span", "hs-stats-short", "A" + unit.attack + " D" + unit.defense + " · " + left + "/" + of + what));
+    return box;
   }
 
   function panel(game, player, waiting) {
@@ -94,7 +115,7 @@
     box.appendChild(head);
     var cards = el("div", "hs-cards");
     (player.army || []).forEach(function (unit) {
-      var acting = turn && (unit.unit === turn.unit || unit.unit === turn.hive_mind);
+      var acting = turn && (unit.unit === turn.unit || unit.unit === turn.first);
       cards.appendChild(cardRow(unit, acting));
     });
     if (game.rogue_hive && game.hive_controller === player.seat) {
@@ -114,6 +135,14 @@
     return row;
   }
 
+  function partsLine(parts) {
+    // Where the dice come from: "Attack 3 · +1 height advantage · +1 Glyph of Ulaniva".
+    if (!parts || !parts.length) return null;
+    return el("p", "hs-dice-parts", parts.map(function (p, i) {
+      return i === 0 ? p[0] + " " + p[1] : (p[1] > 0 ? "+" : "") + p[1] + " " + p[0];
+    }).join(" · "));
+  }
+
   function lastAttack(game) {
     var shown = game.pending_attack || game.last_attack;
     var box = el("section", "hs-side-box hs-attack");
@@ -129,15 +158,21 @@
     var dice = el("div", "hs-dice");
     var defending = shown.kind === "attack";
     dice.appendChild(dieRow(shown.attack_dice + (shown.kind === "fall" ? " dice" : " att"), shown.attack_faces, pending ? shown.attack_dice : 0, "skull"));
+    var attackParts = partsLine(shown.attack_parts);
+    if (attackParts) dice.appendChild(attackParts);
     if (defending && (!pending || shown.stage === "defense")) {
       dice.appendChild(dieRow(shown.defense_dice + " def", shown.defense_faces, pending ? shown.defense_dice : 0, "shield"));
     }
+    var defenseParts = defending ? partsLine(shown.defense_parts) : null;
+    if (defenseParts) dice.appendChild(defenseParts);
     box.appendChild(dice);
     if (pending && shown.odds) {
-      box.appendChild(el("p", "hs-odds", shown.attack_dice + " v " + shown.defense_dice + ": " + Math.round(shown.odds.p_at_least_one * 100) + "% to wound · " + shown.odds.expected.toFixed(1) + " expected"));
+      // The odds of these dice: the modifiers above are the ones they include.
+      box.appendChild(el("p", "hs-odds", Math.round(shown.odds.p_at_least_one * 100) + "% to wound · " + shown.odds.expected.toFixed(1) + " wounds expected"));
     } else if (!pending) {
-      var result = shown.destroyed ? "destroyed!" : shown.wounds ? shown.wounds + (shown.wounds === 1 ? " wound" : " wounds") : shown.kind === "attack" ? "blocked" : "no wound";
-      box.appendChild(el("p", "hs-result" + (shown.destroyed ? " is-destroyed" : ""), shown.skulls + (defending ? " vs " + shown.shields : " skulls") + ": " + result));
+      var said = shown.outcome || "";
+      var result = said.charAt(0).toUpperCase() + said.slice(1) + (shown.destroyed ? ": destroyed!" : "");
+      box.appendChild(el("p", "hs-result" + (shown.destroyed ? " is-destroyed" : ""), result));
     }
     return box;
   }
@@ -270,20 +305,25 @@
   }
 
   function fitPanels(main) {
-    // Everything whole on the TV: a long name shrinks (to 24 px at least, then is shortened); a big
-    // army first packs its rows tighter, then lays them out in two columns without the stat line.
+    // Everything whole on the TV: a long name shrinks (to 24 px at least, then is shortened); a card's
+    // row is two large lines while the panel has room, and a big army packs its rows onto one line,
+    // tighter, then in two columns without the stat line.
     Array.prototype.forEach.call(main.querySelectorAll(".hs-name"), function (name) { TableTV.fit(name, 36, 24); });
     Array.prototype.forEach.call(main.querySelectorAll(".hs-cards"), function (cards) {
-      if (!TableTV.overflows(cards)) return;
-      cards.classList.add("is-compact");
-      if (TableTV.overflows(cards)) cards.classList.add("is-two-columns");
+      // Roomy two-line rows first; then one line a card, then tighter lines, then two columns.
+      ["is-compact", "is-tight", "is-two-columns"].some(function (level) {
+        if (!TableTV.overflows(cards)) return true;
+        cards.classList.add(level);
+        return false;
+      });
     });
     // A full sidebar drops the scenario's goal sentence first (its progress lines stay), then the track.
     var side = main.querySelector(".hs-side");
     if (side && TableTV.overflows(side)) side.classList.add("is-tight");
     if (side && TableTV.overflows(side)) side.classList.add("is-tighter");
     Array.prototype.forEach.call(main.querySelectorAll(".hs-card-title"), function (title) {
-      TableTV.fit(title, title.closest(".is-compact") ? 22 : 25, 20, [title.dataset.short]);
+      var size = title.closest(".is-tight") ? 22 : title.closest(".is-compact") ? 25 : 38;
+      TableTV.fit(title, size, 20, [title.dataset.short]);
     });
   }
 

@@ -1,11 +1,14 @@
-"""Benchmarks of the session itself: restart time of a long game, submit→publish latency in-process.
+"""``companion bench session``: the session alone, without the web: restart time of a long game and
+submit→publish latency to in-process readers.
 
-Plain functions returning figures (``companion bench`` prints them). They play Tally
-(``benchgame``), an endless game, because no real game lasts 10,000 inputs.
+Plain functions returning figures, printed by ``run``. They play Tally (``bench_tally``), an endless
+game, because no real game lasts 10,000 inputs.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 import shutil
 import sqlite3
@@ -16,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.cli.bench_tally import Tally
 from companion.engine import JSON, Game
 from companion.percentiles import percentile
-from companion.session.benchgame import Tally
 from companion.session.contract import Command
 from companion.session.session import Session
 
@@ -196,11 +199,31 @@ def _read(subscription: Any, arrivals: _Arrivals) -> None:
         arrivals.arrived(view["seq"], time.perf_counter())
 
 
-def run(directory: str | Path | None = None) -> dict[str, JSON]:
-    return {"resume": resume_time(directory=directory), "latency": publish_latency(directory=directory)}
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "session", help="the session alone: restart time of a long game, submit→publish latency"
+    )
+    parser.add_argument("--inputs", type=int, default=10_000, help="inputs of the restarted game")
+    parser.add_argument("--commands", type=int, default=500, help="commands timed for latency")
+    parser.add_argument("--subscribers", type=int, default=20, help="in-process readers of every view")
+    parser.add_argument("--dir", type=Path, help="where the log lives (default: the temporary directory)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed of the played game")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.set_defaults(func=run)
 
 
-if __name__ == "__main__":
-    import json
-
-    print(json.dumps(run(), indent=2))
+def run(args: argparse.Namespace) -> int:
+    if args.inputs < 2 or args.commands < 1 or args.subscribers < 0:
+        print("companion bench session: --inputs >= 2, --commands >= 1, --subscribers >= 0")
+        return 2
+    figures = {
+        "resume": resume_time(args.inputs, directory=args.dir, seed=args.seed),
+        "latency": publish_latency(args.commands, args.subscribers, directory=args.dir, seed=args.seed),
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for part, values in figures.items():
+            for key, value in values.items():
+                print(f"{part + '.' + key:>40}: {value}")
+    return 0

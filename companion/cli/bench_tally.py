@@ -21,6 +21,7 @@ from companion.engine import (
     Prompt,
     Setup,
     SetupError,
+    SetupOption,
 )
 
 
@@ -52,6 +53,9 @@ class Tally(Game[TallyState]):
     @property
     def rules_version(self) -> str:
         return "tally-1"
+
+    def setup_options(self) -> tuple[SetupOption, ...]:
+        return (SetupOption("target", "Points to win", "int", (), None, "None: play on", 1, None),)
 
     def new_game(self, setup: Setup) -> TallyState:
         if not self.min_players <= len(setup.players) <= self.max_players:
