@@ -138,7 +138,7 @@ def _frame(scenedir: Path, scene: str) -> np.ndarray:
 
 
 def make_set(
-    directory: Path, cards: int, scenes: int, empty: int, seed: int, renderer: str = "tuning"
+    directory: Path, cards: int, scenes: int, empty: int, seed: int, renderer: str = "tuning", game: str = ""
 ) -> str:
     refs, scenedir = directory / "refs", directory / "scenes"
     if renderer == "table":
@@ -149,7 +149,7 @@ def make_set(
         from vision.scenes import write_mat_set
         from vision.zones import layout_path
 
-        data = tomllib.loads(layout_path("chaos-marauders").read_text())
+        data = tomllib.loads(layout_path(game).read_text())
         write_mat_set(
             refs, scenedir, game_data=data, players=4, cards=cards, scenes=scenes, empty=empty, seed=seed
         )
@@ -164,9 +164,23 @@ def make_set(
     )
 
 
+def mat_game(chosen: str | None) -> str:
+    """The game whose mat the mat benches render: the one asked for, else the first with a mat."""
+    from vision.zones import mat_games
+
+    games = mat_games()
+    if chosen is None:
+        if not games:
+            raise BenchInputError("no installed game declares a camera mat")
+        return games[0]
+    if chosen not in games:
+        raise BenchInputError(f"--game {chosen!r} has no camera mat (mats: {', '.join(games) or 'none'})")
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
-    """The CLI's body: make a set, measure one, or run the conditions or tracking benches. Bad
-    input: one line on stderr, exit 2."""
+    """The CLI's body: make a set, measure one, or run the conditions, tracking or phone benches.
+    Bad input: one line on stderr, exit 2."""
     try:
         if args.make_set is not None:
             counts = {"--cards": args.cards, "--scenes": args.scenes or "200", "--empty": args.empty}
@@ -189,19 +203,28 @@ def run(args: argparse.Namespace) -> int:
                     numbers["--empty"],
                     args.seed,
                     args.renderer,
+                    mat_game(args.game) if args.renderer == "tuning" else "",
                 )
             )
             return 0
-        if args.conditions or args.tracking:
+        if args.conditions or args.tracking or args.phone:
             figures: dict[str, Any] = {}
             if args.conditions:
                 from vision.bench_conditions import conditions
 
-                figures["conditions"] = conditions(seed=args.seed, scenes=args.condition_scenes)
+                figures["conditions"] = conditions(mat_game(args.game), args.seed, args.condition_scenes)
             if args.tracking:
                 from vision.bench_tracking import tracking
 
-                figures["tracking"] = tracking(seed=args.seed, runs=args.runs)
+                figures["tracking"] = tracking(mat_game(args.game), seed=args.seed, runs=args.runs)
+            if args.phone:
+                from vision.photo_bench import phone_bench
+
+                if args.photos < 1:
+                    raise BenchInputError("--photos must be at least 1")
+                figures["phone"] = phone_bench(
+                    seed=args.seed, photos=args.photos, empty=max(1, args.photos // 6)
+                )
         else:
             if args.refs is None or args.scenes is None:
                 raise BenchInputError("give --refs REFDIR --scenes DIR (or --make-set DIR to write a set)")

@@ -72,7 +72,7 @@ FACTORS: dict[str, tuple[list[float], Callable[[float], dict[str, Any]]]] = {
 }
 
 
-def conditions(seed: int = 1, scenes: int = 6, factors: list[str] | None = None) -> dict[str, Any]:
+def conditions(game: str, seed: int = 1, scenes: int = 6, factors: list[str] | None = None) -> dict[str, Any]:
     cv2.setNumThreads(1)
     rng = random.Random(seed)
     names = card_names(48, rng)
@@ -80,7 +80,7 @@ def conditions(seed: int = 1, scenes: int = 6, factors: list[str] | None = None)
     twins = twin_faces(card_names(48, random.Random(seed + 1)), random.Random(seed + 2))
     decks = {False: faces, True: twins}
     references = {twin: ReferenceSet.from_faces(deck) for twin, deck in decks.items()}
-    layout = load_layout("chaos-marauders", 4)
+    layout = load_layout(game, 4)
     results: dict[str, Any] = {"base": {k: v for k, v in BASE.__dict__.items()}, "scenes_per_step": scenes}
     for name in factors or list(FACTORS):
         values, step = FACTORS[name]

@@ -52,11 +52,11 @@ class _Frames:
 
 
 def tracking(
-    seed: int = 1, runs: int = 3, counts: tuple[int, ...] = COUNTS, frames: int = FRAMES
+    game: str, seed: int = 1, runs: int = 3, counts: tuple[int, ...] = COUNTS, frames: int = FRAMES
 ) -> dict[str, Any]:
     cv2.setNumThreads(1)
     rng = random.Random(seed)
-    layout = load_layout("chaos-marauders", 4)
+    layout = load_layout(game, 4)
     names = card_names(60, rng)
     faces = card_faces(names, rng)
     references = ReferenceSet.from_faces(faces)

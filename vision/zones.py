@@ -166,6 +166,13 @@ def layout_path(game: str) -> Path:
     return path
 
 
+def mat_games() -> list[str]:
+    """The installed games whose bundles declare a camera mat, by name."""
+    from companion.games import bundles
+
+    return sorted(name for name, bundle in bundles().items() if bundle.mat is not None)
+
+
 def load_layout(game: str, players: int, path: Path | None = None) -> MatLayout:
     """The mat of ``game`` for ``players`` (LayoutError with a sentence when it cannot be made)."""
     source = path or layout_path(game)

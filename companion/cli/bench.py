@@ -57,6 +57,15 @@ def register_vision(sub: argparse._SubParsersAction) -> None:
         "--tracking", action="store_true", help="ms per frame at 12, 36 and 72 cards, cold and tracked"
     )
     parser.add_argument("--runs", type=int, default=3, help="with --tracking: runs of each (default 3)")
+    parser.add_argument(
+        "--phone",
+        action="store_true",
+        help="hand-held photos of a card, named as the phone scanner names them",
+    )
+    parser.add_argument("--photos", type=int, default=120, help="with --phone: photos per deck (default 120)")
+    parser.add_argument(
+        "--game", help="the mat of --make-set, --conditions, --tracking (default: the first game with a mat)"
+    )
     parser.set_defaults(func=run_vision)
 
 
