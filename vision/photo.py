@@ -14,13 +14,13 @@ only when it passes the recogniser's own thresholds (``RecognizerSettings``).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision import detect, identify
-from vision.recognize import CENTRE_FROM, RecognizerSettings, unit_rows
+from vision.recognize import CENTRE_FROM, RecognizerSettings, nudged, unit_rows
 from vision.references import ReferenceSet
 
 MAX_BYTES = 12 * 1024 * 1024
@@ -36,6 +36,8 @@ PHOTO_DETECTOR = detect.DetectorSettings(
 one card, or a sheet of cards laid apart, so no cutting of joined outlines."""
 OUTLINES_TRIED = 6
 """The largest outlines of a photo looked at (the card is nearly always among the largest)."""
+HULL_SIDE = 640
+"""The long side outlines are guessed at (``hull_quads``)."""
 WHOLE = np.float32([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
 
 
@@ -129,6 +131,30 @@ def card_outlines(image: np.ndarray, settings: detect.DetectorSettings = PHOTO_D
     return sorted(quads, key=lambda quad: -cv2.contourArea(quad.astype(np.float32)))
 
 
+def hull_quads(image: np.ndarray, blobs: int = 3) -> list[np.ndarray]:
+    """Four-cornered guesses at the largest outlines' shapes, for when a thumb or a shadow bends an
+    outline so that ``card_outlines`` fits no card to it (or the wrong one): each outline's convex
+    hull simplified to four corners at a few tolerances, and its least rotated rectangle. Wrong
+    guesses cost one matrix product each and score low; the face decides."""
+    scale = min(1.0, HULL_SIDE / max(image.shape[:2]))
+    small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    edges = detect.edge_map(small, replace(PHOTO_DETECTOR, downscale=1))
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    least = PHOTO_DETECTOR.min_area * small.shape[0] * small.shape[1]
+    largest = sorted((c for c in contours if cv2.contourArea(c) >= least), key=cv2.contourArea, reverse=True)
+    guesses = []
+    for contour in largest[:blobs]:
+        hull = cv2.convexHull(contour)
+        perimeter = cv2.arcLength(hull, True)
+        for tolerance in (0.01, 0.02, 0.04, 0.07):
+            corners = cv2.approxPolyDP(hull, tolerance * perimeter, True)
+            if len(corners) == 4:
+                guesses.append(corners.reshape(4, 2).astype(np.float32))
+        guesses.append(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32))
+    return [detect.clockwise(quad / np.float32(scale)) for quad in guesses]
+
+
 class PhotoScanner:
     """Names the card of a hand-held photo among one game's enrolled faces."""
 
@@ -144,7 +170,8 @@ class PhotoScanner:
     def scan(self, image: np.ndarray, count: int = 4) -> Scan:
         outlines = card_outlines(image)
         height, width = image.shape[:2]
-        starts = outlines[:OUTLINES_TRIED]
+        starts = outlines[:OUTLINES_TRIED] + hull_quads(image)
+        starts += [variant for quad in outlines[:2] for variant in nudged(quad, self.settings.nudge)[1:]]
         per_card, where = self._scores(image, starts)
         whole_scores, _ = self._scores(image, [WHOLE * np.float32([width - 1, height - 1])])
         from_whole = whole_scores.max() > per_card.max() + self.settings.min_margin if starts else True
@@ -173,4 +200,3 @@ class PhotoScanner:
         scores = self._matrix @ unit_rows(np.stack(descriptors) - self._mean).T  # (cards, reads)
         best = scores.argmax(axis=1)
         return scores.max(axis=1), np.asarray(owners)[best]
-

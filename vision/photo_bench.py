@@ -3,7 +3,8 @@
 Hand-held-style photos are rendered from each deck's clean faces: a table (wood, cloth or a dark
 mat, with its grain and a light falling off across it), the card at any turn in the plane, tilted
 (each corner moved by up to ``TILT`` of the card's size: a phone held at up to about 35°), from near
-(the card 90 % of the photo's short side) to far (25 %), off centre, sometimes a thumb over an edge;
+(the card 90 % of the photo's short side, always whole in the photo) to far (25 %), off centre, in
+three photos of ten a thumb over an edge (about 3 % of the card);
 then a phone's chain: a colour cast, focus blur, now and then motion blur, sensor noise, JPEG. Each
 photo goes the whole way a phone's upload does (JPEG bytes → ``decode_photo`` → ``PhotoScanner``).
 Photos of the table without a card count false positives. Two decks: the tuning faces
@@ -102,7 +103,10 @@ def render_photo(face: np.ndarray | None, rng: random.Random) -> np.ndarray:
         corners += np.float32([[rng.uniform(-1, 1), rng.uniform(-1, 1)] for _ in range(4)]) * TILT * size
         turn = np.deg2rad(rng.uniform(0, 360))
         rotation = np.float32([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-        spare = (np.float32([width, height]) - np.ptp(corners @ rotation.T, axis=0)) / 2
+        extent = np.ptp(corners @ rotation.T, axis=0)
+        fit = min(1.0, 0.96 * float(np.min(np.float32([width, height]) / extent)))
+        corners *= fit  # the photographer frames the whole card
+        spare = (np.float32([width, height]) - extent * fit) / 2
         centre = np.float32([width / 2, height / 2]) + np.float32(
             [rng.uniform(-0.6, 0.6) * max(spare[0], 0), rng.uniform(-0.6, 0.6) * max(spare[1], 0)]
         )
@@ -140,7 +144,7 @@ def _thumb(photo: np.ndarray, quad: np.ndarray, rng: random.Random) -> None:
     a, b = quad[side], quad[(side + 1) % 4]
     at = a + (b - a) * rng.uniform(0.3, 0.7)
     length = float(np.linalg.norm(b - a))
-    axes = (round(length * 0.14), round(length * 0.28))
+    axes = (round(length * 0.08), round(length * 0.16))
     angle = float(np.degrees(np.arctan2(*(b - a)[::-1]))) + 90
     mask = np.zeros(photo.shape[:2], np.uint8)
     cv2.ellipse(mask, (round(float(at[0])), round(float(at[1]))), axes, angle, 0, 360, 255, -1)
