@@ -57,7 +57,7 @@ var TableScan = (function () {
     if (!ctx.scanUrl()) return null;
     var label = ctx.el("label", "button scan-card");
     label.id = "c-scan";
-    label.appendChild(document.createTextNode("📷 Photograph the card"));
+    label.appendChild(document.createTextNode("Photograph the card"));
     var input = document.createElement("input");
     input.type = "file";
     input.accept = "image/*";
