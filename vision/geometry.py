@@ -6,8 +6,8 @@ sets how high it must hang and how many pixels a millimetre of the mat gets: the
 card is read at (``vision.slots``). ``framing`` says it for one camera and mat, ``CAMERAS`` lists the
 cameras the companion supports, each with its published field of view.
 
-A mat too large for one camera's resolution is read by more than one (``[camera] sources``): each
-sees a part of the mat, for example two players' lines each (docs/vision.md, "Geometry").
+``framing(..., part=0.5)`` says what a camera over half a mat would get; the service reads one camera
+per mat (docs/vision.md, "Geometry").
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ MARGIN = 0.04
 """Table left around the mat on every side, as a fraction of the mat's size."""
 READ_PX_PER_MM = 0.6
 """Least resolution at which the slot reader names a lying card reliably (measured: docs/vision.md,
-"Geometry"); a mat seen coarser is refused at start with a sentence."""
+"Geometry")."""
 TITLE_PX_PER_MM = 2.0
 """Least resolution at which two cards that differ only by their titles are told apart (measured)."""
 
