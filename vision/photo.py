@@ -27,6 +27,9 @@ MAX_BYTES = 12 * 1024 * 1024
 """A phone's full-size JPEG is 2-8 MB (the control page shrinks it before sending anyway)."""
 MAX_PIXELS = 120_000_000
 """What a header may claim (a 108-megapixel phone sensor); anything larger is refused undecoded."""
+PNG_PIXELS = 16_000_000
+"""A PNG is decoded whole (no reduced decoding): at most this many pixels (48 MB), a phone's screenshot
+is a tenth of it."""
 WORK_SIDE = 1280
 """The long side the photo is decoded down to (a card filling a fifth of it is still 200 px wide)."""
 PHOTO_DETECTOR = detect.DetectorSettings(
@@ -113,7 +116,7 @@ def decode_photo(data: bytes, work_side: int = WORK_SIDE) -> np.ndarray:
             if max(width, height) / reduce >= work_side:
                 flags = flag
                 break
-    elif width * height > 40_000_000:
+    elif width * height > PNG_PIXELS:
         raise PhotoError(f"a PNG of {width} × {height} pixels is too large to read: send a JPEG")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if image is None or image.size == 0:
