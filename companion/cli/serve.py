@@ -9,7 +9,6 @@ shutdown never waits on a browser.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import logging
 import os
 import signal
@@ -334,11 +333,7 @@ def serving(
 
 
 def photo_scanner(settings: Settings) -> Any:
-    """The phone scanner (``vision.phone_scans``) over the enrolled faces the camera also reads, or
-    None when the camera support (OpenCV) is not installed."""
-    if importlib.util.find_spec("cv2") is None:
-        log.warning("the phone cannot scan cards: OpenCV (cv2) is not installed")
-        return None
+    """The phone scanner (``vision.phone_scans``) over the enrolled faces the camera also reads."""
     camera = settings.camera
 
     def faces_of(game: str) -> Path:
@@ -349,8 +344,10 @@ def photo_scanner(settings: Settings) -> Any:
     def scanner(data: bytes, game: str) -> dict[str, Any]:
         nonlocal scans
         if scans is None:  # OpenCV loaded at the first photo, not at every start (web.scan: one at a time)
-            from vision.phone_scans import PhotoScans
-
+            try:
+                from vision.phone_scans import PhotoScans
+            except ImportError as exc:  # a broken install: said to the phone (409), the table plays on
+                raise LookupError(f"the card scanner cannot start ({exc})") from None
             scans = PhotoScans(faces_of)
         return scans(data, game)  # type: ignore[no-any-return]
 

@@ -63,7 +63,7 @@ def test_a_face_of_a_card_the_game_lacks_stops_enrolment_and_nothing_is_written(
     [
         (["--game", "go", "x"], "unknown game 'go'"),
         (["--game", GAME, "/nowhere"], "/nowhere is not a folder of card faces"),
-        (["--game", GAME], "one of them"),
+        (["--game", GAME], "enrol from one of: a folder of faces"),
     ],
 )
 def test_enrol_mistakes_are_one_line(argv, message, capsys):

@@ -70,3 +70,21 @@ def test_a_game_without_enrolled_faces_says_how_to_enrol_them(tmp_path):
     scans = PhotoScans(lambda game: tmp_path / f"{game}.npz")
     with pytest.raises(LookupError, match="companion vision enrol --game orcs"):
         scans(b"\xff\xd8", "orcs")
+
+
+def test_the_served_scanner_reads_the_faces_enrolled_beside_the_event_log(tmp_path):
+    from companion.cli.serve import photo_scanner
+    from companion.settings import load_settings, references_path
+
+    settings = load_settings(None).with_overrides(db=tmp_path / "table.sqlite3")
+    scanner = photo_scanner(settings)
+    rng = random.Random(12)
+    faces = card_faces(card_names(12, rng), rng)
+    photo = photo_bytes(faces[2].image, rng)
+    with pytest.raises(LookupError, match="no card faces are enrolled for orcs"):
+        scanner(photo, "orcs")
+    path = references_path(settings.db, "orcs")
+    path.parent.mkdir(parents=True)
+    ReferenceSet.from_faces(faces).save(path)
+    found = scanner(photo, "orcs")
+    assert found["cards"][0]["card"] == faces[2].card and found["sure"]
