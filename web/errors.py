@@ -21,6 +21,7 @@ def wants_json() -> bool:
             "/control/commands",
             "/control/enrol",
             "/control/scan",
+            "/control/dice",
             "/control/seat",
             "/control/result",
             "/control/private",
