@@ -60,10 +60,19 @@ class CameraSettings:
     slots: bool = False
     """Each slot of a line is a camera zone of its own (``p0-line1-slot3``): the engine is told the
     slot a card lies in instead of asking. The ``[[table.readers]]`` then list every slot."""
+    lens: Path | None = None
+    """The camera's lens calibration (``companion vision calibrate``); None: ``lens_for``."""
+    lock: bool = True
+    """Exposure, white balance and focus settle on their own, then stay (a hand or a sleeve in view
+    must not change how every card looks); false: the camera keeps adjusting them."""
 
     def references_for(self, db: Path, game: str) -> Path:
         """The enrolled faces of ``game``: as configured, else beside the event log."""
         return self.references or references_path(db, game)
+
+    def lens_for(self, db: Path) -> Path:
+        """The lens calibration: as configured, else beside the event log (used when it exists)."""
+        return self.lens or db.parent / "vision" / "lens.json"
 
 
 def references_path(db: Path, game: str) -> Path:
@@ -301,6 +310,8 @@ _CAMERA: dict[str, type] = {
     "settle_frames": int,
     "gone_frames": int,
     "slots": bool,
+    "lens": str,
+    "lock": bool,
 }
 
 
@@ -315,7 +326,7 @@ def _camera(value: Any) -> CameraSettings:
     for key in ("players", "settle_frames", "gone_frames"):
         if key in value and value[key] < 1:
             raise SettingsError(f"setting 'camera.{key}' must be at least 1, got {value[key]}")
-    paths = {key: Path(value[key]) for key in ("layout", "references") if key in value}
+    paths = {key: Path(value[key]) for key in ("layout", "references", "lens") if key in value}
     return CameraSettings(**{**value, **paths})
 
 

@@ -22,7 +22,9 @@ import cv2
 import numpy as np
 
 from companion.settings import CameraSettings
+from vision.camera_chain import CameraChain, distort_points
 from vision.capture import Frame
+from vision.geometry import MARGIN
 from vision.mat import render_mat
 from vision.synth import SKIN_TONES, paste_face
 from vision.zones import MatLayout, Rect, load_layout
@@ -49,30 +51,50 @@ class RenderedTable:
         faces: Mapping[str, np.ndarray],
         rng: random.Random,
         *,
-        px_per_mm: float = 1.6,
+        resolution: tuple[int, int] = (1280, 720),
         tilt: float = 0.06,
         hand_frames: int = 2,
+        chain: CameraChain | None = None,
+        supersample: int = 2,
+        jitter: tuple[float, float] = (1.5, 2.0),
+        aim: tuple[float, float] = (0.0, 0.0),
+        zoom: float = 1.0,
     ) -> None:
         self.layout = layout
-        self._faces = dict(faces)
         self._rng = rng
         self._hand_frames = hand_frames
         self._lock = threading.Lock()
         self._cards: list[LaidCard] = []
         self._hands: list[tuple[np.ndarray, int]] = []
         """(mat point, frames left) of hands still over the table."""
-        self.to_frame, self.size = camera_homography(layout, px_per_mm, tilt, rng)
-        """Mat millimetres → frame pixels, and the frame's (width, height)."""
+        self.chain = chain or LIVING_ROOM
+        self._supersample = supersample
+        self._jitter = jitter
+        """How far off its outline a card is laid (mm) and how much it is turned (degrees), at most."""
+        self.to_frame, self.size = camera_homography(layout, resolution, tilt, rng, aim, zoom)
+        """Mat millimetres → frame pixels (before the lens's distortion), and the frame's (width, height)."""
+        self.px_per_mm = float(np.sqrt(abs(np.linalg.det(self.to_frame[:2, :2]))) / abs(self.to_frame[2, 2]))
+        card_px = self.px_per_mm * supersample * layout.card_mm[0]
+        self._faces = {card: fitted(image, card_px) for card, image in faces.items()}
         self._empty: np.ndarray | None = None
         self._drawn: list[np.ndarray] = []
-        self._noise: list[np.ndarray] = []
         self._frame_count = 0
+        self._noise = np.random.default_rng(rng.randrange(1 << 30))
         self._gain = self._lighting()
 
     # ------------------------------------------------------------------------------- the players
 
-    def place(self, zone: str, card: str, slot: int | None = None) -> LaidCard:
-        """Lays ``card`` face up in ``slot`` of ``zone``, else its first free slot (on top of a pile)."""
+    def place(
+        self,
+        zone: str,
+        card: str,
+        slot: int | None = None,
+        *,
+        turned: bool = False,
+        corners_mm: np.ndarray | None = None,
+    ) -> LaidCard:
+        """Lays ``card`` face up in ``slot`` of ``zone``, else its first free slot (on top of a pile);
+        ``turned``: upside down; ``corners_mm``: exactly there instead of a little off the outline."""
         if card not in self._faces:
             raise KeyError(f"no face for card {card!r}")
         target = self.layout.zone(zone)
@@ -81,7 +103,10 @@ class RenderedTable:
             free = [i for i in range(len(target.slots)) if i not in used]
             if slot is None:
                 slot = free[0] if free else len(target.slots) - 1  # a pile: on top of the last card
-            laid = LaidCard(card, zone, slot, self._jittered(target.slots[slot]))
+            corners = corners_mm if corners_mm is not None else self._jittered(target.slots[slot])
+            if turned:
+                corners = corners[[2, 3, 0, 1]]
+            laid = LaidCard(card, zone, slot, np.asarray(corners, np.float32))
             self._cards.append(laid)
             self._touched(laid)
         return laid
@@ -111,8 +136,14 @@ class RenderedTable:
         """The cards this table has faces for."""
         return list(self._faces)
 
+    def frame_points(self, points_mm: np.ndarray) -> np.ndarray:
+        """Mat millimetres (..., 2) → where they lie in the camera's frame (through its lens)."""
+        pts = np.asarray(points_mm, np.float64)
+        flat = cv2.perspectiveTransform(pts.reshape(1, -1, 2), self.to_frame)[0]
+        return distort_points(flat, self.size, self.chain.k1).reshape(pts.shape)
+
     def corners_in_frame(self, laid: LaidCard) -> np.ndarray:
-        return cv2.perspectiveTransform(laid.corners_mm[None].astype(np.float64), self.to_frame)[0]
+        return self.frame_points(laid.corners_mm)
 
     # ---------------------------------------------------------------------------------- the camera
 
@@ -137,33 +168,35 @@ class RenderedTable:
     def _jittered(self, slot: Rect) -> np.ndarray:
         """A card laid by hand: a few millimetres off the printed outline, turned a few degrees."""
         x, y, w, h = slot.x, slot.y, slot.w, slot.h
-        cx, cy = x + w / 2 + self._rng.uniform(-1.5, 1.5), y + h / 2 + self._rng.uniform(-1.5, 1.5)
-        turn = math.radians(self._rng.uniform(-2, 2))
-        local = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-        rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
-        return (local @ rotation.T + (cx, cy)).astype(np.float32)
+        off, angle = self._jitter
+        cx, cy = x + w / 2 + self._rng.uniform(-off, off), y + h / 2 + self._rng.uniform(-off, off)
+        return card_corners((cx, cy), (w, h), self._rng.uniform(-angle, angle))
 
-    def _draw(self) -> list[np.ndarray]:
+    def sharp(self) -> np.ndarray:
+        """The table as the lens would image it, ``supersample`` times finer than the frame."""
         if self._empty is None:
             self._empty = self._empty_table()
         frame = self._empty.copy()
+        scale = np.diag([self._supersample, self._supersample, 1.0]) @ self.to_frame
         for laid in self._cards:  # in the order laid: a pile shows its top card, face up, as it lies
-            paste_face(frame, self._faces[laid.card], self.corners_in_frame(laid).astype(np.float32))
-        lit = (frame.astype(np.float32) * self._gain).clip(0, 255).astype(np.int16)
-        if not self._noise:  # sensor noise, drawn once: adding it is cheap, drawing it is not
-            for _ in range(NOISY_COPIES):
-                noise = np.empty(lit.shape, np.int16)
-                cv2.randn(noise, 0, 3)
-                self._noise.append(noise)
-        return [cv2.add(lit, noise).clip(0, 255).astype(np.uint8) for noise in self._noise]
+            corners = cv2.perspectiveTransform(laid.corners_mm[None].astype(np.float64), scale)[0]
+            paste_face(frame, self._faces[laid.card], corners.astype(np.float32))
+        return frame
+
+    def _draw(self) -> list[np.ndarray]:
+        sharp = self.sharp()
+        return [
+            self.chain.apply(sharp, self._noise, self._supersample, self._gain) for _ in range(NOISY_COPIES)
+        ]
 
     def _empty_table(self) -> np.ndarray:
         """Dark wood around the printed mat, seen through the camera's homography."""
-        width, height = self.size
-        dpi = 25.4 * 2.0  # 2 px/mm: finer than the frame anywhere on the mat
-        mat = render_mat(self.layout, dpi)
+        ss = self._supersample
+        width, height = self.size[0] * ss, self.size[1] * ss
+        px_per_mm = max(2.0, self.px_per_mm * ss * 1.5)  # the print finer than the lens resolves it
+        mat = render_mat(self.layout, px_per_mm * 25.4)
         scale = np.diag([mat.shape[1] / self.layout.width_mm, mat.shape[0] / self.layout.height_mm, 1.0])
-        warp = self.to_frame @ np.linalg.inv(scale)
+        warp = np.diag([ss, ss, 1.0]) @ self.to_frame @ np.linalg.inv(scale)
         paper = cv2.cvtColor(mat, cv2.COLOR_GRAY2BGR)
         frame = np.empty((height, width, 3), np.uint8)
         frame[:] = (40, 70, 110)
@@ -181,13 +214,13 @@ class RenderedTable:
         angle = self._rng.uniform(0, 2 * math.pi)
         ramp = (xs * math.cos(angle) + ys * math.sin(angle)) / math.hypot(width, height)
         ramp = (ramp - ramp.min()) / max(1e-6, float(ramp.max() - ramp.min()))
-        gain = 0.7 + 0.4 * ramp
+        gain = 0.75 + 0.35 * ramp
         cast = np.array([0.92, 1.0, 1.06], np.float32)
         return (gain[..., None] * cast).astype(np.float32)
 
     def _draw_hand(self, frame: np.ndarray, point_mm: np.ndarray) -> None:
         """A hand and forearm reaching in from the nearest frame edge over ``point_mm``."""
-        x, y = cv2.perspectiveTransform(point_mm.reshape(1, 1, 2).astype(np.float64), self.to_frame)[0, 0]
+        x, y = self.frame_points(point_mm.reshape(1, 2))[0]
         height, width = frame.shape[:2]
         edges = [(x, height + 50.0), (x, -50.0), (-50.0, y), (width + 50.0, y)]
         start = min(edges, key=lambda p: math.dist(p, (x, y)))
@@ -197,22 +230,53 @@ class RenderedTable:
         cv2.circle(frame, (int(x), int(y)), int(thickness * 1.2), colour, -1)
 
 
+LIVING_ROOM = CameraChain(
+    focus_sigma=0.7, exposure=0.85, electrons_at_white=3000.0, read_noise=2.0, jpeg_quality=85
+)
+"""A webcam in a lit living room: focused, some noise, its MJPEG frames at quality 85."""
+
+
+def card_corners(centre: tuple[float, float], size: tuple[float, float], degrees: float) -> np.ndarray:
+    """A card's corners (top-left first, clockwise) centred at ``centre``, turned by ``degrees``."""
+    w, h = size
+    turn = math.radians(degrees)
+    local = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+    rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    return (local @ rotation.T + centre).astype(np.float32)
+
+
+def fitted(face: np.ndarray, width: float) -> np.ndarray:
+    """The face shrunk (area-averaged) to about ``width`` pixels, so that pasting it with a bilinear
+    warp does not alias its fine print."""
+    if face.shape[1] <= width * 1.5:
+        return face
+    height = round(face.shape[0] * width / face.shape[1])
+    return cv2.resize(face, (max(2, round(width)), max(2, height)), interpolation=cv2.INTER_AREA)
+
+
 def camera_homography(
-    layout: MatLayout, px_per_mm: float, tilt: float, rng: random.Random
+    layout: MatLayout,
+    resolution: tuple[int, int],
+    tilt: float,
+    rng: random.Random,
+    aim: tuple[float, float] = (0.0, 0.0),
+    zoom: float = 1.0,
 ) -> tuple[np.ndarray, tuple[int, int]]:
     """Where a camera above one end of the table puts the mat: its long side across the frame (the
-    camera is turned to the table's length), the far end squeezed by ``tilt``, a margin of table."""
+    camera is turned to the table's length), filling the frame but for a margin of table, the far
+    end squeezed by ``tilt``. ``aim`` moves the mat across the frame (shares of the frame's width and
+    height) and ``zoom`` enlarges it: a camera aimed or hung so that part of the mat is out of view."""
+    width, height = resolution
     long_mm, short_mm = max(layout.width_mm, layout.height_mm), min(layout.width_mm, layout.height_mm)
-    margin = 0.04
-    width = int(long_mm * px_per_mm * (1 + 2 * margin))
-    height = int(short_mm * px_per_mm * (1 + 2 * margin))
-    mx, my = width * margin, height * margin
-    squeeze = tilt * height
+    scale = zoom * min(width / (long_mm * (1 + 2 * MARGIN)), height / (short_mm * (1 + 2 * MARGIN)))
+    mx, my = (width - long_mm * scale) / 2 + aim[0] * width, (height - short_mm * scale) / 2 + aim[1] * height
+    squeeze = tilt * short_mm * scale
     # Mat corners (TL, TR, BR, BL in mat mm) → frame: a portrait mat lies on its side.
     w, h = layout.width_mm, layout.height_mm
     mat = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    far, near = (mx + rng.uniform(0, squeeze), my), (width - mx, my + rng.uniform(0, squeeze))
-    frame = np.float32([far, near, (width - mx, height - my), (mx, height - my)])
+    right, bottom = mx + long_mm * scale, my + short_mm * scale
+    far, near = (mx + rng.uniform(0, squeeze), my), (right, my + rng.uniform(0, squeeze))
+    frame = np.float32([far, near, (right, bottom), (mx, bottom)])
     if layout.height_mm > layout.width_mm:  # portrait mat: its top edge runs down the frame's left
         frame = np.float32([frame[3], frame[0], frame[1], frame[2]])
     return cv2.getPerspectiveTransform(mat, frame), (width, height)

@@ -31,6 +31,11 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+SETTLE_FRAMES = 30
+"""Frames a camera runs on its automatic exposure, white balance and focus before they are locked
+(about 2 s at 15 fps: what the automatics need to settle on the lit mat)."""
+V4L2_MANUAL_EXPOSURE = 1
+"""``CAP_PROP_AUTO_EXPOSURE`` under Linux's V4L2: 1 is manual, 3 aperture priority (automatic)."""
 RECONNECT_SECONDS = (0.5, 1.0, 2.0, 5.0)
 """Waits between attempts to reopen a camera that failed (the last one repeats)."""
 
@@ -62,7 +67,14 @@ class FrameSource(Protocol):
 
 
 class CameraSource:
-    """A USB or Pi camera through ``cv2.VideoCapture``; reconnects when it stops giving frames."""
+    """A USB or Pi camera through ``cv2.VideoCapture``; reconnects when it stops giving frames.
+
+    Exposure, white balance and focus run automatically for ``SETTLE_FRAMES`` frames after opening,
+    then are locked where they settled (``lock=False``: ``?lock=0`` in the spec, leaves them
+    automatic). A webcam's automatics hunt when a hand or a sleeve passes over the mat: every card's
+    pixels then change at once, the slot reader reads every place again (cost) and a card's colours
+    drift from its enrolled face. A control the camera does not offer stays automatic, said once in
+    the log."""
 
     def __init__(
         self,
@@ -73,8 +85,13 @@ class CameraSource:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         opener: Callable[[int | str], cv2.VideoCapture] = cv2.VideoCapture,
+        lock: bool = True,
     ) -> None:
         self.spec = f"camera:{device}"
+        self._lock = lock
+        self._since_open = 0
+        self.locked: dict[str, float] = {}
+        """The controls locked, with their values (empty until they are)."""
         self._device = device
         self._size = size
         self._fps = fps
@@ -102,6 +119,31 @@ class CameraSource:
         if self._fps is not None:
             capture.set(cv2.CAP_PROP_FPS, self._fps)
         self._capture = capture
+        self._since_open = 0
+        self.locked = {}
+
+    def _lock_controls(self, capture: cv2.VideoCapture) -> None:
+        """Exposure, white balance and focus held where the automatics settled."""
+        controls = (
+            ("exposure", cv2.CAP_PROP_AUTO_EXPOSURE, V4L2_MANUAL_EXPOSURE, cv2.CAP_PROP_EXPOSURE),
+            ("white balance", cv2.CAP_PROP_AUTO_WB, 0, cv2.CAP_PROP_WB_TEMPERATURE),
+            ("focus", cv2.CAP_PROP_AUTOFOCUS, 0, cv2.CAP_PROP_FOCUS),
+        )
+        automatic = []
+        for name, switch, manual, value_prop in controls:
+            value = capture.get(value_prop)
+            if capture.set(switch, manual) and capture.set(value_prop, value):
+                self.locked[name] = float(value)
+            else:
+                automatic.append(name)
+        log.info(
+            "%s: locked %s%s",
+            self.spec,
+            ", ".join(f"{k} at {v:g}" for k, v in self.locked.items()) or "nothing",
+            f" ({', '.join(automatic)}: the camera does not let it be set, left automatic)"
+            if automatic
+            else "",
+        )
 
     def read(self) -> Frame | None:
         if self._capture is not None:
@@ -109,6 +151,9 @@ class CameraSource:
             if ok and image is not None:
                 self._failures = 0
                 self._index += 1
+                self._since_open += 1
+                if self._lock and self._since_open == SETTLE_FRAMES:
+                    self._lock_controls(self._capture)
                 return Frame(image, self._clock(), self._index)
             log.warning("%s stopped giving frames: reconnecting", self.spec)
             self._capture.release()
@@ -144,6 +189,8 @@ class PicameraSource:
     picamera2 is imported in ``open`` only (it exists as a Debian package on Raspberry Pi OS, not on a
     laptop or in CI); ``opener`` stands in for ``picamera2.Picamera2`` in tests. "RGB888" is
     picamera2's 24-bit format whose bytes are ordered B, G, R: OpenCV's order, no conversion.
+    Exposure, gain, white balance and focus are locked after ``SETTLE_FRAMES`` as ``CameraSource``'s
+    are, to the values libcamera reports in the frame's metadata.
     """
 
     def __init__(
@@ -156,6 +203,8 @@ class PicameraSource:
         opener: Callable[[int], object] | None = None,
     ) -> None:
         self.spec = f"picam:{camera}"
+        self._since_open = 0
+        self.locked: dict[str, Any] = {}
         self._camera = camera
         self._size = size or PICAM_SIZE
         self._fps = fps
@@ -189,6 +238,7 @@ class PicameraSource:
         except (IndexError, RuntimeError, OSError) as exc:  # no such camera, or another program holds it
             raise SourceError(f"{self.spec}: the Pi camera does not start ({exc})") from exc
         self._picam = picam
+        self._since_open = 0
 
     def read(self) -> Frame | None:
         picam: Any = self._picam
@@ -200,7 +250,26 @@ class PicameraSource:
             log.warning("%s stopped giving frames: %s", self.spec, exc)
             return None
         self._index += 1
+        self._since_open += 1
+        if self._since_open == SETTLE_FRAMES:
+            self._lock_controls(picam)
         return Frame(np.ascontiguousarray(image[:, :, :3]), self._clock(), self._index)
+
+    def _lock_controls(self, picam: Any) -> None:
+        try:
+            metadata = picam.capture_metadata()
+        except RuntimeError as exc:
+            log.warning("%s: exposure and white balance left automatic (%s)", self.spec, exc)
+            return
+        held = {
+            key: metadata[key] for key in ("ExposureTime", "AnalogueGain", "ColourGains") if key in metadata
+        }
+        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False, **held}
+        if "LensPosition" in metadata:  # a Camera Module 3's autofocus: held where it focused
+            controls.update(AfMode=0, LensPosition=metadata["LensPosition"])  # 0: libcamera's manual mode
+        picam.set_controls(controls)
+        self.locked = controls
+        log.info("%s: locked %s", self.spec, ", ".join(f"{k} {v}" for k, v in held.items()))
 
     def close(self) -> None:
         picam: Any = self._picam
@@ -312,7 +381,7 @@ def open_source(spec: str, simulated: Callable[[], FrameSource] | None = None) -
         if "width" in options or "height" in options:
             size = (_number(spec, options, "width", 1280), _number(spec, options, "height", 720))
         fps = float(_number(spec, options, "fps", 0)) or None
-        return CameraSource(device, size, fps)
+        return CameraSource(device, size, fps, lock=options.get("lock", "1") not in ("0", "false", "no"))
     if scheme == "picam":
         if target and not target.isdigit():
             raise SourceError(f"frame source {spec!r}: name the Pi camera by number (picam:0)")

@@ -17,6 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.lens import Lens, LensError
+from vision.lens import from_mat as lens_from_mat
 from vision.zones import MatLayout, Rect
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,12 @@ ZONE_GREY, SLOT_GREY = 205, 215
 """Grey levels of the printed outlines (255 is the paper)."""
 MIN_MARKERS = 2
 """Markers needed for a homography: one gives four corners but too small a base to be accurate."""
+LENS_RESIDUAL_PX = 0.9
+"""Markers further than this (RMS, pixels) from one homography mean a lens that bends: it is measured."""
+LENS_MARKERS = 6
+"""Markers needed in view to measure the lens from the mat."""
+EDGE_PX = 2
+"""A marker with a corner this close to the frame's edge is cut by it, and left out."""
 
 
 def aruco_dictionary(layout: MatLayout) -> cv2.aruco.Dictionary:
@@ -152,27 +160,66 @@ class MatView:
     """Where the mat lies in one frame."""
 
     to_mat: np.ndarray
-    """3×3 homography: camera pixels → mat millimetres."""
+    """3×3 homography: (undistorted) camera pixels → mat millimetres."""
     markers: int
     """How many markers were read (more: more accurate, and a better chance some are covered)."""
+    lens: Lens | None = None
+    """The camera's lens when it was calibrated: frame pixels are undistorted before the homography."""
+    corners: np.ndarray | None = None
+    """The markers' corners read in the frame (N×2 frame pixels), for a lens calibration."""
+    known: np.ndarray | None = None
+    """The same corners on the mat (N×2 millimetres)."""
+    residual_px: float = 0.0
+    """RMS distance between the corners read and where the homography puts them: a lens that bends
+    lines shows here (a fraction of a pixel when straight)."""
 
     def mat_points(self, points: np.ndarray) -> np.ndarray:
         """Frame pixel points (N×2) → mat millimetres (N×2)."""
-        pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.to_mat).reshape(-1, 2)
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        if self.lens is not None:
+            pts = self.lens.undistort(pts)
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.to_mat).reshape(-1, 2)
+
+    def frame_points(self, points: np.ndarray) -> np.ndarray:
+        """Mat millimetres (..., 2) → frame pixels (..., 2) (through the lens, when calibrated)."""
+        pts = np.asarray(points)
+        flat = np.ascontiguousarray(pts.reshape(1, -1, 2), dtype=np.float32)
+        px = cv2.perspectiveTransform(flat, self._to_frame)[0]
+        if self.lens is not None and not self.lens.is_ideal:
+            px = self.lens.distort(px)
+        return px.reshape(pts.shape)
+
+    @property
+    def _to_frame(self) -> np.ndarray:
+        cached = self.__dict__.get("_inverse")
+        if cached is None:
+            cached = np.linalg.inv(self.to_mat)
+            object.__setattr__(self, "_inverse", cached)
+        return cached
 
     def to_frame(self) -> np.ndarray:
-        """The inverse homography: mat millimetres → camera pixels."""
+        """The inverse homography: mat millimetres → (undistorted) camera pixels."""
         return np.linalg.inv(self.to_mat)
+
+    def px_per_mm(self, point: tuple[float, float]) -> float:
+        """The frame's resolution on the mat around a mat point (pixels per millimetre)."""
+        x, y = point
+        around = self.frame_points(np.array([[x - 5, y], [x + 5, y], [x, y - 5], [x, y + 5]]))
+        return float((np.linalg.norm(around[1] - around[0]) + np.linalg.norm(around[3] - around[2])) / 20)
 
 
 class MatFinder:
-    """Finds the mat's markers in frames (built once per layout; the detector is reused)."""
+    """Finds the mat's markers in frames (built once per layout; the detector is reused).
 
-    def __init__(self, layout: MatLayout) -> None:
+    Without a lens calibration, a view whose markers do not sit on one homography (a cheap lens's
+    barrel bends them by more than ``LENS_RESIDUAL_PX``) has the lens measured from its markers, once
+    (``measure_lens``): every later view is read through it."""
+
+    def __init__(self, layout: MatLayout, lens: Lens | None = None, measure_lens: bool = True) -> None:
         self._layout = layout
-        params = cv2.aruco.DetectorParameters()
-        self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(layout), params)
+        self.lens = lens
+        self._measure = measure_lens and lens is None
+        self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(layout), detector_parameters())
         self._known = {marker.id: marker.corners() for marker in layout.markers}
 
     def find(self, frame: np.ndarray) -> MatView | None:
@@ -182,18 +229,140 @@ class MatFinder:
         if ids is None:
             return None
         image_points, mat_points = [], []
+        height, width = grey.shape[:2]
+        seen = ids.ravel().tolist()
         for found, marker_id in zip(corners, ids.ravel(), strict=True):
+            if seen.count(int(marker_id)) > 1:
+                continue  # one marker read twice (a reflection, a second mat): neither can be trusted
             known = self._known.get(int(marker_id))
-            if known is not None:  # a marker of another mat (or a stray one) is not ours
-                image_points.extend(found.reshape(4, 2))
-                mat_points.extend(known)
-        count = len(image_points) // 4
-        if count < MIN_MARKERS:
+            quad = found.reshape(4, 2)
+            if known is None:  # a marker of another mat (or a stray one) is not ours
+                continue
+            if (
+                quad.min() < EDGE_PX
+                or (quad[:, 0] > width - 1 - EDGE_PX).any()
+                or (quad[:, 1] > height - 1 - EDGE_PX).any()
+            ):
+                continue  # cut by the frame's edge: its corners are where the frame ends, not the marker
+            refined = refine_marker(grey, quad)
+            image_points.extend(refined if refined is not None else quad)
+            mat_points.extend(known)
+        if len(image_points) // 4 < MIN_MARKERS:
             return None
+        read, known_mm = np.float64(image_points), np.float64(mat_points)
+        size = (grey.shape[1], grey.shape[0])
+        view = self._fit(read, known_mm, self.lens.for_size(size) if self.lens is not None else None)
+        if (
+            view is not None
+            and self._measure
+            and view.residual_px > LENS_RESIDUAL_PX
+            and view.markers >= LENS_MARKERS
+        ):
+            self._measure = False  # a camera keeps its lens: measured once
+            view = self._with_measured_lens(view, read, known_mm, size)
+        return view
+
+    def _fit(self, read: np.ndarray, known_mm: np.ndarray, lens: Lens | None) -> MatView | None:
+        ideal = lens.undistort(read) if lens is not None else read
         to_mat, _ = cv2.findHomography(
-            np.float32(image_points), np.float32(mat_points), cv2.RANSAC, ransacReprojThreshold=4.0
+            ideal.astype(np.float32), known_mm.astype(np.float32), cv2.RANSAC, ransacReprojThreshold=4.0
         )
-        return None if to_mat is None else MatView(to_mat, count)
+        if to_mat is None:
+            return None
+        view = MatView(to_mat, len(read) // 4, lens, read.astype(np.float32), known_mm.astype(np.float32))
+        placed = view.frame_points(known_mm)
+        residual = float(np.sqrt(np.mean(np.sum((placed - read) ** 2, axis=1))))
+        return MatView(to_mat, view.markers, lens, view.corners, view.known, residual)
+
+    def _with_measured_lens(
+        self, view: MatView, read: np.ndarray, known_mm: np.ndarray, size: tuple[int, int]
+    ) -> MatView:
+        try:
+            lens = lens_from_mat([(read, known_mm)], size)
+        except LensError as exc:
+            log.warning("the lens could not be measured from the mat (%s)", exc)
+            return view
+        again = self._fit(read, known_mm, lens)
+        if again is None or again.residual_px >= view.residual_px * 0.8:
+            log.info(
+                "the lens measured from the mat did not help (%.2f px); read without it", view.residual_px
+            )
+            return view
+        self.lens = lens
+        log.info(
+            "lens measured from the mat (k1 %.3f): its markers now lie within %.2f px of the mat "
+            "(were %.2f px)",
+            float(lens.distortion[0]),
+            again.residual_px,
+            view.residual_px,
+        )
+        return again
+
+
+def refine_marker(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """A marker's corners to a tenth of a pixel: each side of its black square is found across a
+    dozen profiles (where the light crosses halfway from the black inside to the paper outside), a
+    line is fitted to each side and the lines are intersected. The corners of an homography that
+    reaches across the whole mat from a few markers must be that exact. None when a side is not
+    clearly there (the detector's corners are kept)."""
+    quad = quad.astype(np.float64)
+    centre = quad.mean(axis=0)
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    reach = max(2.0, side / 8)
+    offsets = np.arange(-reach, reach + 1e-6, 0.25)
+    along = np.linspace(0.2, 0.8, 12)
+    lines = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        direction = (b - a) / max(np.linalg.norm(b - a), 1e-9)
+        normal = np.array([direction[1], -direction[0]])
+        if np.dot((a + b) / 2 - centre, normal) < 0:
+            normal = -normal  # pointing out of the marker
+        points = a[None, None] + (b - a)[None, None] * along[:, None, None] + normal * offsets[None, :, None]
+        values = cv2.remap(
+            grey, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32), cv2.INTER_LINEAR
+        ).astype(np.float64)
+        dark, light = values[:, :3].mean(axis=1), values[:, -3:].mean(axis=1)
+        ok = light - dark > 30
+        half = (dark + light) / 2
+        found = []
+        for row in np.flatnonzero(ok):
+            crossing = np.flatnonzero((values[row, :-1] < half[row]) & (values[row, 1:] >= half[row]))
+            if len(crossing) == 0:
+                continue
+            i = crossing[np.argmin(np.abs(offsets[crossing]))]
+            t = (half[row] - values[row, i]) / max(values[row, i + 1] - values[row, i], 1e-9)
+            offset = offsets[i] + t * (offsets[i + 1] - offsets[i])
+            found.append(a + (b - a) * along[row] + normal * offset)
+        if len(found) < 6:
+            return None
+        pts = np.array(found)
+        mean = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - mean)
+        lines.append((mean, vt[0]))
+    corners = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+        matrix = np.array([d1, -d2]).T
+        if abs(np.linalg.det(matrix)) < 1e-6:
+            return None
+        t = np.linalg.solve(matrix, p2 - p1)
+        corners.append(p1 + t[0] * d1)
+    refined = np.array(corners, np.float32)
+    if np.abs(refined - quad).max() > reach:
+        return None
+    return refined
+
+
+def detector_parameters() -> cv2.aruco.DetectorParameters:
+    """ArUco detection tuned for markers 20-30 pixels wide (a whole mat in a 720p frame), blurred and
+    compressed: each bit is read from a 10 × 10 resampling (the default 4 × 4 misreads a blurred bit)
+    with a fifth of each cell's margin left out."""
+    params = cv2.aruco.DetectorParameters()
+    params.perspectiveRemovePixelPerCell = 10
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.2
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return params
 
 
 def play_area(view: MatView, layout: MatLayout, frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -204,8 +373,10 @@ def play_area(view: MatView, layout: MatLayout, frame_size: tuple[int, int]) -> 
     zones = [zone.area for zone in layout.zones]
     x0, y0 = min(a.x for a in zones), min(a.y for a in zones)
     x1, y1 = max(a.x + a.w for a in zones), max(a.y + a.h for a in zones)
-    corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(-1, 1, 2)
-    frame = cv2.perspectiveTransform(corners, view.to_frame()).reshape(-1, 2)
+    edges = np.linspace(0, 1, 9)
+    outline = [(x0 + (x1 - x0) * t, y0) for t in edges] + [(x1, y0 + (y1 - y0) * t) for t in edges]
+    outline += [(x0 + (x1 - x0) * t, y1) for t in edges] + [(x0, y0 + (y1 - y0) * t) for t in edges]
+    frame = view.frame_points(np.array(outline))  # sides bow through a lens: sampled, not four corners
     width, height = frame_size
     left, top = max(0, int(frame[:, 0].min())), max(0, int(frame[:, 1].min()))
     right, bottom = min(width, int(frame[:, 0].max()) + 1), min(height, int(frame[:, 1].max()) + 1)
@@ -216,36 +387,41 @@ FACE_PX_PER_MM = 4.0
 """Resolution of a face taken from the mat for enrolment (a 63 × 88 mm card: 252 × 352 pixels)."""
 SLOT_SURROUND_MM = 12.0
 """How far around a slot's outline the card laid in it is looked for (laid by hand, a little off)."""
+ENROL_TURNS = (-10.0, 0.0, 10.0)
+"""Degrees a card laid for enrolment is first looked for at (before its edges refine it)."""
 
 
 def face_in_slot(frame: np.ndarray, view: MatView, slot: Rect) -> np.ndarray | None:
-    """The card lying in ``slot``, cut out upright at FACE_PX_PER_MM (BGR), or None when no card-shaped
-    outline is there. The slot's surroundings are first seen from straight above (the homography),
-    then the card's own outline is found in them, so a card laid a little off its outline is cut
-    out whole and without table around it."""
-    from vision.detect import DetectorSettings, find_quads
+    """The card lying in ``slot``, cut out upright at FACE_PX_PER_MM (BGR), or None when no card is
+    there. Its sides are found against the paper around it (``vision.locate``), so a card laid a
+    little off its outline, or a little turned, is cut out whole and without paper around it."""
+    from vision.locate import LocateSettings, locate, sample
 
-    s = FACE_PX_PER_MM
-    pad = SLOT_SURROUND_MM
-    area = (slot.x - pad, slot.y - pad, slot.w + 2 * pad, slot.h + 2 * pad)
-    size = (round(area[2] * s), round(area[3] * s))
-    mat_to_area = np.array([[s, 0, -area[0] * s], [0, s, -area[1] * s], [0, 0, 1]], np.float64)
-    above = cv2.warpPerspective(frame, mat_to_area @ view.to_mat, size, flags=cv2.INTER_AREA)
-    grey = cv2.cvtColor(above, cv2.COLOR_BGR2GRAY)
-    card_share = slot.w * slot.h / (area[2] * area[3])
-    settings = DetectorSettings(downscale=1, min_area=card_share * 0.7, max_area=min(0.95, card_share * 1.3))
-    quads = find_quads(grey, settings)
-    if not quads:
+    size = (slot.w, slot.h)
+    around = np.float64(
+        [
+            (slot.x + slot.w * t, y)
+            for t in np.linspace(0.1, 0.9, 6)
+            for y in (slot.y - 4, slot.y + slot.h + 4)
+        ]
+    )
+    values, _ = sample(frame, view.frame_points(around))
+    brightness = values.sum(axis=1)
+    white = values[np.argsort(brightness)[len(values) // 2 :]].mean(axis=0)
+    settings = LocateSettings(reach_mm=SLOT_SURROUND_MM)
+    starts = np.float64([[*slot.centre, np.radians(turn)] for turn in ENROL_TURNS])
+    px = view.px_per_mm(slot.centre)
+    poses, edges = locate(
+        frame, view.frame_points, starts, size, np.repeat(white[None], len(starts), 0), settings, px
+    )
+    sides = edges.found.sum(axis=1)
+    best = int(np.lexsort((edges.strength.sum(axis=1), sides))[-1])
+    if sides[best] < 3:  # an empty slot, or a shape that is not a card
         return None
-    centre = np.float32(size) / 2
-    quad = min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
-    # Upright as the slot is printed: the corner nearest the area's top-left is the face's top-left.
-    start = int(np.argmin(quad.sum(axis=1)))
-    quad = np.roll(quad, -start, axis=0)
-    (ax, ay), (bx, by) = quad[1] - quad[0], quad[3] - quad[0]
-    if ax * by - ay * bx < 0:  # keep the order clockwise on screen (y points down)
-        quad = quad[[0, 3, 2, 1]]
-    face_size = (round(slot.w * s), round(slot.h * s))
+    from vision.locate import Pose
+
+    corners = view.frame_points(Pose.of(poses[best]).corners(size)).astype(np.float32)
+    face_size = (round(slot.w * FACE_PX_PER_MM), round(slot.h * FACE_PX_PER_MM))
     target = np.float32([[0, 0], [face_size[0], 0], [face_size[0], face_size[1]], [0, face_size[1]]])
-    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    return cv2.warpPerspective(above, warp, face_size, flags=cv2.INTER_AREA)
+    warp = cv2.getPerspectiveTransform(corners, target)
+    return cv2.warpPerspective(frame, warp, face_size, flags=cv2.INTER_LINEAR)

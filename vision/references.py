@@ -45,7 +45,11 @@ class ReferenceSet:
     """The enrolled faces and their descriptors, in a fixed order (``cards[i]`` ↔ row ``i``)."""
 
     def __init__(
-        self, cards: tuple[str, ...], thumbnails: tuple[np.ndarray, ...], descriptors: np.ndarray
+        self,
+        cards: tuple[str, ...],
+        thumbnails: tuple[np.ndarray, ...],
+        descriptors: np.ndarray,
+        patches: np.ndarray | None = None,
     ) -> None:
         if len(set(cards)) != len(cards):
             raise ValueError("a card id appears twice among the reference faces")
@@ -53,6 +57,11 @@ class ReferenceSet:
         self.thumbnails = thumbnails
         self.descriptors = descriptors
         """(len(cards), descriptor length) float32, each row unit-norm."""
+        if patches is None:
+            patches = np.stack([identify.patch_from_face(portrait(image)) for image in thumbnails])
+        self.patches = patches.astype(np.float32)
+        """(len(cards), cells, 3) the raw opponent channels the descriptors were made of: a part of a
+        face is compared through them (``vision.matcher``)."""
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -65,15 +74,16 @@ class ReferenceSet:
         faces = list(faces)
         if not faces:
             raise ValueError("no reference faces to enrol")
-        cards, thumbnails, rows = [], [], []
+        cards, thumbnails, rows, patches = [], [], [], []
         for done, face in enumerate(faces, start=1):
             image = portrait(face.image)
             thumbnails.append(thumbnail(image))
-            rows.append(identify.descriptor_from_face(image))
+            patches.append(identify.patch_from_face(image))
+            rows.append(identify.normalise(patches[-1]))
             cards.append(face.card)
             if progress is not None:
                 progress(done, len(faces))
-        return cls(tuple(cards), tuple(thumbnails), np.stack(rows).astype(np.float32))
+        return cls(tuple(cards), tuple(thumbnails), np.stack(rows).astype(np.float32), np.stack(patches))
 
     @classmethod
     def from_dir(cls, path: Path, progress: Progress | None = None) -> ReferenceSet:
@@ -111,6 +121,7 @@ class ReferenceSet:
             format=np.array(FORMAT),
             cards=np.array(self.cards),
             descriptors=self.descriptors,
+            patches=self.patches,
             **arrays,
         )
         partial.replace(path)
@@ -123,13 +134,14 @@ class ReferenceSet:
                 cards = tuple(str(card) for card in data["cards"])
                 thumbnails = tuple(data[f"thumbnail_{index}"] for index in range(len(cards)))
                 stamp, descriptors = str(data["format"]), data["descriptors"]
+                patches = data["patches"] if "patches" in data else None
         except (OSError, KeyError, ValueError) as error:
             raise ValueError(f"{path}: not a saved reference set ({error})") from None
         if stamp != FORMAT:  # built by another descriptor: the thumbnails still hold the faces
             return cls.from_faces(
                 ReferenceFace(card, image) for card, image in zip(cards, thumbnails, strict=True)
             )
-        return cls(cards, thumbnails, descriptors.astype(np.float32))
+        return cls(cards, thumbnails, descriptors.astype(np.float32), patches)
 
 
 def portrait(image: np.ndarray) -> np.ndarray:

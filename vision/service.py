@@ -1,10 +1,14 @@
-"""The camera at the table: frames → the mat → recognised cards → settled observations.
+"""The camera at the table: frames → the mat → the cards in its places → settled observations.
 
 One thread reads the frame source, finds the mat (on the first frame, then every ``refind_every``
-frames, keeping the last view while a hand covers the markers), asks the recognizer for the cards
-inside the play area, places each on the mat and feeds the watcher. What settles goes to
-``on_observation`` (``companion.table.Table.observe``, which only enqueues) on the camera's own path
-into the table; ``on_status`` gets the camera's state for the TV's device list.
+frames, keeping the last view while a hand covers the markers), asks the mat's reader for the cards
+in the mat's places (``vision.slots``: only the places that changed are read again), places each in
+its zone and feeds the watcher. What settles goes to ``on_observation``
+(``companion.table.Table.observe``, which only enqueues) on the camera's own path into the table;
+``on_status`` gets the camera's state for the TV's device list.
+
+The lens: a calibration saved by ``companion vision calibrate`` is used when there is one; else the
+mat's finder measures it from the markers of the first view that shows a lens bending them.
 
 The camera follows the game being played (``follow``): when another game starts, it reads that
 game's mat (its bundle's ``mat``) and its enrolled faces; a game without them leaves the camera idle,
@@ -25,6 +29,7 @@ import numpy as np
 from companion.observations import CardGone, CardSighted
 from companion.settings import CameraSettings
 from vision.capture import Frame, FrameSource, SourceError, open_source
+from vision.lens import Lens, LensError
 from vision.mat import MatFinder, MatView, play_area
 from vision.watcher import CardWatcher, Sighting, WatcherSettings
 from vision.zones import LayoutError, MatLayout, load_layout
@@ -52,12 +57,59 @@ class Detected(Protocol):
 
 
 class Recognizes(Protocol):
+    """A recogniser of cards anywhere in a frame (``vision.recognize.Recognizer``)."""
+
     def recognize(self, frame: np.ndarray) -> Sequence[Detected]: ...
 
 
+class Read(Protocol):
+    card: str
+    confidence: float
+
+    @property
+    def centre_mm(self) -> tuple[float, float]: ...
+
+
+class ReadsMat(Protocol):
+    """A reader of the cards lying on a mat (``vision.slots.SlotReader``)."""
+
+    def read(self, frame: np.ndarray, view: MatView) -> Sequence[Read]: ...
+
+
+class _Placed:
+    def __init__(self, card: str, confidence: float, centre_mm: tuple[float, float]) -> None:
+        self.card, self.confidence, self.centre_mm = card, confidence, centre_mm
+
+
+class FreeReader:
+    """A ``Recognizes`` over the mat's play area, its cards placed on the mat by their centres."""
+
+    def __init__(self, recognizer: Recognizes, layout: MatLayout) -> None:
+        self.recognizer = recognizer
+        self.layout = layout
+
+    def read(self, frame: np.ndarray, view: MatView) -> list[_Placed]:
+        height, width = frame.shape[:2]
+        x0, y0, x1, y1 = play_area(view, self.layout, (width, height))
+        detections = self.recognizer.recognize(frame[y0:y1, x0:x1])
+        if not detections:
+            return []
+        centres = np.float32([d.centre for d in detections]) + np.float32([x0, y0])
+        return [
+            _Placed(d.card, d.confidence, (float(x), float(y)))
+            for d, (x, y) in zip(detections, view.mat_points(centres), strict=True)
+        ]
+
+
+def as_reader(reader: ReadsMat | Recognizes | None, layout: MatLayout | None) -> ReadsMat | None:
+    if reader is None or layout is None or hasattr(reader, "read"):
+        return reader  # type: ignore[return-value]
+    return FreeReader(reader, layout)  # type: ignore[arg-type]
+
+
 Observer = Callable[[CardSighted | CardGone], None]
-MatOf = Callable[[str], tuple[MatLayout, Recognizes]]
-"""A game's mat and a recognizer of its enrolled faces (CameraSetupError when it has none)."""
+MatOf = Callable[[str], tuple[MatLayout, "ReadsMat | Recognizes"]]
+"""A game's mat and a reader of its enrolled faces (CameraSetupError when it has none)."""
 
 
 class CameraService:
@@ -65,7 +117,7 @@ class CameraService:
         self,
         source: FrameSource,
         layout: MatLayout | None,
-        recognizer: Recognizes | None,
+        recognizer: ReadsMat | Recognizes | None,
         settings: WatcherSettings | None = None,
         *,
         on_observation: Observer,
@@ -75,11 +127,14 @@ class CameraService:
         follow: Callable[[], str | None] | None = None,
         mat_of: MatOf | None = None,
         idle: str | None = None,
+        lens: Lens | None = None,
     ) -> None:
         self.source = source
         self.layout = layout
-        self._recognizer = recognizer
-        self._finder = MatFinder(layout) if layout is not None else None
+        self._reader = as_reader(recognizer, layout)
+        self.lens = lens
+        """The camera's lens: saved by ``companion vision calibrate``, or measured from the mat."""
+        self._finder = MatFinder(layout, lens) if layout is not None else None
         self.watcher = CardWatcher(settings)
         self._follow = follow
         """The game being played (None: none), read every frame; with ``mat_of``, the camera follows it."""
@@ -87,7 +142,7 @@ class CameraService:
         self._game = layout.game if layout is not None else None
         self._idle = idle
         """Why the camera reads nothing for the game being played (it has no mat or no faces)."""
-        if self._idle is None and (layout is None or recognizer is None):
+        if self._idle is None and (layout is None or self._reader is None):
             self._idle = "no game with a mat is being played"
         """Why the camera reads nothing for the game being played (it has no mat or no faces)."""
         self._on_observation = on_observation
@@ -117,18 +172,14 @@ class CameraService:
             self._set_state("no mat")
             return []  # not a frame without cards: the camera cannot tell, so nothing is counted
         self._set_state("watching")
-        layout, recognizer = self.layout, self._recognizer
-        assert layout is not None and recognizer is not None, "a camera reading frames has a mat"
-        height, width = frame.image.shape[:2]
-        x0, y0, x1, y1 = play_area(view, layout, (width, height))
-        detections = recognizer.recognize(frame.image[y0:y1, x0:x1])
+        layout, reader = self.layout, self._reader
+        assert layout is not None and reader is not None, "a camera reading frames has a mat"
         sightings = []
-        if detections:
-            centres = np.float32([d.centre for d in detections]) + np.float32([x0, y0])
-            for detection, (x, y) in zip(detections, view.mat_points(centres), strict=True):
-                place = layout.place_at(float(x), float(y), self._by_slot)
-                if place is not None:  # a card off the zones (in a hand, by the mat) is not in play
-                    sightings.append(Sighting(place, detection.card, detection.confidence, (x, y)))
+        for read in reader.read(frame.image, view):
+            x, y = read.centre_mm
+            place = layout.place_at(float(x), float(y), self._by_slot)
+            if place is not None:  # a card off the zones (in a hand, by the mat) is not in play
+                sightings.append(Sighting(place, read.card, read.confidence, (float(x), float(y))))
         settled = self.watcher.update(sightings, frame.at)
         for observation in settled:
             self._on_observation(observation)
@@ -149,14 +200,15 @@ class CameraService:
         if changed or retry:
             assert self._game is not None
             try:
-                self.layout, self._recognizer = self._mat_of(self._game)
+                self.layout, reader = self._mat_of(self._game)
+                self._reader = as_reader(reader, self.layout)
             except CameraSetupError as exc:
                 if str(exc) != self._idle:
                     log.warning("camera idle: %s", exc)
                 self._idle = str(exc)
             else:
                 self._idle = None
-                self._finder = MatFinder(self.layout)
+                self._finder = MatFinder(self.layout, self.lens)
                 self._view = None
                 self._since_found = 0
                 log.info("camera follows %s (%d players)", self._game, self.layout.players)
@@ -170,6 +222,7 @@ class CameraService:
             return None
         if self._view is None or self._since_found >= self._refind_every:
             found = self._finder.find(image)
+            self.lens = self._finder.lens  # measured from the mat on the first view, when it bends
             self._since_found = 0
             if found is not None:
                 self._view = found
@@ -246,6 +299,8 @@ class CameraService:
             "ms_per_frame": round(1000 * sum(recent) / len(recent), 1) if recent else None,
             "markers": self._view.markers if self._view is not None else 0,
         }
+        if self.lens is not None:
+            status["lens"] = self.lens.source
         if detail:
             status["detail"] = detail
         problem = detail or PROBLEMS.get(self._state)
@@ -276,22 +331,24 @@ def camera_service(
     follow: Callable[[], str | None] | None = None,
     references_of: Callable[[str], Path] | None = None,
     move_s: float = 3.0,
+    lens_path: Path | None = None,
 ) -> CameraService:
     """The camera a ``[camera]`` section describes (not started); CameraSetupError with a sentence.
 
     ``game`` is the game whose mat it reads first (``references``: its enrolled faces); with
     ``follow`` (the game being played) and ``references_of`` (a game's faces), it follows the game
-    being played. ``[camera] layout`` is ``game``'s mat; other games' mats are their bundles'."""
+    being played. ``[camera] layout`` is ``game``'s mat; other games' mats are their bundles'.
+    ``lens_path``: the lens calibration to use when that file exists (else measured from the mat)."""
 
-    def mat_of(name: str) -> tuple[MatLayout, Recognizes]:
+    def mat_of(name: str) -> tuple[MatLayout, ReadsMat | Recognizes]:
         faces = references if name == game else references_of(name) if references_of else None
         layout = _layout(name, camera.players, camera.layout if name == game else None)
         if faces is None:
             raise CameraSetupError(f"no enrolled card faces for {name}")
-        return layout, _recognizer(faces, name)
+        return layout, _reader(faces, name, layout)
 
     layout: MatLayout | None = None
-    recognizer: Recognizes | None = None
+    reader: ReadsMat | None = None
     idle = None
     try:
         layout = _layout(game, camera.players, camera.layout)
@@ -306,16 +363,22 @@ def camera_service(
         raise CameraSetupError(str(exc)) from None
     if layout is not None:
         try:
-            recognizer = _recognizer(references, game)
+            reader = _reader(references, game, layout)
         except CameraSetupError as exc:
             if follow is None:
                 raise
             idle = str(exc)  # ... or for faces enrolled while the table runs
+    lens = None
+    if lens_path is not None and lens_path.is_file():
+        try:
+            lens = Lens.load(lens_path)
+        except LensError as exc:
+            raise CameraSetupError(str(exc)) from None
     settings = WatcherSettings(camera.settle_frames, camera.gone_frames, move_s=move_s)
     return CameraService(
         source,
         layout,
-        recognizer,
+        reader,
         settings,
         on_observation=on_observation,
         on_status=on_status,
@@ -323,6 +386,7 @@ def camera_service(
         follow=follow,
         mat_of=mat_of if follow is not None else None,
         idle=idle,
+        lens=lens,
     )
 
 
@@ -333,9 +397,9 @@ def _layout(game: str, players: int, path: Path | None) -> MatLayout:
         raise CameraSetupError(str(exc)) from None
 
 
-def _recognizer(references: Path, game: str) -> Recognizes:
-    from vision.recognize import Recognizer
+def _reader(references: Path, game: str, layout: MatLayout) -> ReadsMat:
     from vision.references import ReferenceSet
+    from vision.slots import SlotReader
 
     if not references.is_file():
         raise CameraSetupError(
@@ -345,7 +409,7 @@ def _recognizer(references: Path, game: str) -> Recognizes:
         faces = ReferenceSet.load(references)
     except (OSError, ValueError, KeyError) as exc:
         raise CameraSetupError(f"{references} is not a set of enrolled faces ({exc})") from None
-    return Recognizer(faces)
+    return SlotReader(layout, faces)
 
 
 def _empty_rendered_table(layout: MatLayout | None) -> FrameSource:

@@ -78,6 +78,21 @@ def card_faces(
     return [ReferenceFace(card, draw_face(card, rng, size)) for card in ids]
 
 
+def twin_faces(
+    ids: Sequence[str], rng: random.Random, size: tuple[int, int] = FACE_SIZE
+) -> list[ReferenceFace]:
+    """Faces in pairs (ids 0 and 1, 2 and 3, ...) that share everything but their title: one card
+    printed twice under two names (a deck's variants, a promo), which only the title tells apart."""
+    faces = []
+    for index, card in enumerate(ids):
+        if index % 2 == 0:
+            state = rng.getstate()
+        else:
+            rng.setstate(state)
+        faces.append(ReferenceFace(card, draw_face(card, rng, size)))
+    return faces
+
+
 def draw_face(card: str, rng: random.Random, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
     width, height = size
     sx, sy = width / FACE_SIZE[0], height / FACE_SIZE[1]

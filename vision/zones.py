@@ -18,6 +18,7 @@ Zone names are what a table's ``[[table.readers]] camera = "..."`` entries name 
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -165,6 +166,13 @@ def layout_path(game: str) -> Path:
     return path
 
 
+def mat_games() -> list[str]:
+    """The installed games whose bundles declare a camera mat, by name."""
+    from companion.games import bundles
+
+    return sorted(name for name, bundle in bundles().items() if bundle.mat is not None)
+
+
 def load_layout(game: str, players: int, path: Path | None = None) -> MatLayout:
     """The mat of ``game`` for ``players`` (LayoutError with a sentence when it cannot be made)."""
     source = path or layout_path(game)
@@ -193,14 +201,16 @@ def build_layout(data: Mapping[str, Any], players: int, game: str = "") -> MatLa
     card_w, card_h = float(data["card"]["width_mm"]), float(data["card"]["height_mm"])
     spacing, mat = data["spacing"], data["mat"]
     gap, label = float(spacing["slot_gap_mm"]), float(spacing["label_mm"])
+    overlap = float(spacing.get("overlap_mm", 0.0))
+    if not 0 <= overlap <= card_w * 0.6:
+        raise LayoutError(f"overlap_mm must be from 0 to {card_w * 0.6:g} (60 % of a card), not {overlap:g}")
+    pitch = card_w + gap if overlap == 0 else card_w - overlap  # overlapping cards touch: no gap
     margin, marker = float(mat["margin_mm"]), float(mat["marker_mm"])
     row_h = label + card_h + 2 * gap
 
     def row_of(x: float, y: float, slots: int) -> tuple[Rect, tuple[Rect, ...]]:
-        area = Rect(x, y, slots * (card_w + gap) + gap, row_h)
-        cells = tuple(
-            Rect(x + gap + i * (card_w + gap), y + label + gap, card_w, card_h) for i in range(slots)
-        )
+        area = Rect(x, y, (slots - 1) * pitch + card_w + 2 * gap, row_h)
+        cells = tuple(Rect(x + gap + i * pitch, y + label + gap, card_w, card_h) for i in range(slots))
         return area, cells
 
     zones: list[MatZone] = []
@@ -270,11 +280,25 @@ def _current_format(data: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
+MARKER_SPACING_MM = 250.0
+"""Markers along each edge of the mat lie at most this far apart (centre to centre)."""
+MARKER_IDS = 50
+"""Markers the dictionary holds (``DICT_4X4_50``)."""
+
+
 def _markers(width: float, height: float, margin: float, size: float) -> tuple[Marker, ...]:
-    """Four corners, then the middles of the edges (two per long edge): any few seen give the
-    homography, so a hand or a cup over some of them does not lose the mat."""
+    """Markers all around the margin, at most ``MARKER_SPACING_MM`` apart: any two seen give the
+    homography, so a hand or a cup over some of them, or a camera that leaves an end of the mat out
+    of view, does not lose the mat; and seen all over the frame, they measure its lens."""
     inset = (margin - size) / 2
-    xs = (inset, width / 2 - size / 2, width - inset - size)
-    ys = (inset, height / 3 - size / 2, 2 * height / 3 - size / 2, height - inset - size)
-    spots = [(x, y) for y in ys for x in xs if y in (ys[0], ys[-1]) or x != xs[1]]
-    return tuple(Marker(i, Rect(x, y, size, size)) for i, (x, y) in enumerate(spots))
+    left, top = inset, inset
+    right, bottom = width - inset - size, height - inset - size
+
+    def along(start: float, end: float) -> list[float]:
+        steps = max(1, math.ceil((end - start) / MARKER_SPACING_MM))
+        return [start + (end - start) * i / steps for i in range(steps + 1)]
+
+    xs, ys = along(left, right), along(top, bottom)
+    spots = [(x, top) for x in xs] + [(right, y) for y in ys[1:]]
+    spots += [(x, bottom) for x in reversed(xs[:-1])] + [(left, y) for y in reversed(ys[1:-1])]
+    return tuple(Marker(i, Rect(x, y, size, size)) for i, (x, y) in enumerate(spots[:MARKER_IDS]))

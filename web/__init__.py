@@ -27,6 +27,7 @@ from web import (
     phone_admin,
     phones,
     results,
+    scan,
     screens,
     seats,
     stream,
@@ -47,6 +48,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_STALL_SECONDS": 30.0,  # a stream whose client reads nothing this long while views wait is closed
     # Request limits (web.limits): a command is a few hundred bytes; these stop a body that could hurt.
     "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of a request body; 413 beyond
+    "SCAN_MAX_BYTES": 12 * 1024 * 1024,  # a phone's photo of a card (web.scan; the page shrinks it first)
     "JSON_MAX_DEPTH": 32,  # nesting of a JSON body (the parser recurses per level)
     "TEXT_MAX_CHARS": 200,  # any string (or key) in a JSON body
     "NAME_MAX_CHARS": 32,  # a player's name, shown large on the TV
@@ -74,10 +76,13 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = None) -> Flask:
+def create_app(
+    config: Mapping[str, Any], session: SessionPort, table: Any = None, scanner: scan.Scanner | None = None
+) -> Flask:
     """The Flask app over ``session``; ``config`` overrides ``DEFAULTS`` (None values leave a default).
 
-    ``table`` (a ``companion.table.Table``, or None without readers) backs the enrolment routes.
+    ``table`` (a ``companion.table.Table``, or None without readers) backs the enrolment routes;
+    ``scanner`` (``vision.phone_scans``, or None) names the card of a phone's photo (``web.scan``).
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -90,6 +95,7 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     stream.init_app(app)
     seats.init_app(app)
     enrol.init_app(app, table)
+    scan.init_app(app, scanner)
     headers.init_app(app)
     app.register_blueprint(tv.bp)
     app.register_blueprint(icon.bp)
@@ -97,6 +103,7 @@ def create_app(config: Mapping[str, Any], session: SessionPort, table: Any = Non
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(enrol.bp)
+    app.register_blueprint(scan.bp)
     app.register_blueprint(dice.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(seats.bp)

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from web import auth, catalogs, pairing, phones
+from web import auth, catalogs, pairing, phones, scan
 from web.commands import submit_from_request
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,7 @@ def index() -> str:
         game_css=catalogs.screens("control.css"),
         game_js=catalogs.screens("control.js"),
         player_rolls=bool(current_app.config["PLAYER_ROLLS"]),
+        scanner=scan.available(),
         wrong_pin=False,
         join=None,
         join_error=None,

@@ -51,7 +51,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+"""numpy's linear algebra on one thread: the camera's matrix products are small, and on a Pi (or any
+busy machine) threads woken for each of them cost far more than they save. Read when numpy loads,
+so set before any adapter is imported; an operator's own setting wins."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    for name in BLAS_THREADS:
+        os.environ.setdefault(name, "1")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

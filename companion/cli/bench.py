@@ -40,7 +40,32 @@ def register_vision(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--cards", default="60", help="with --make-set: distinct card faces (default 60)")
     parser.add_argument("--empty", default="20", help="with --make-set: scenes without cards (default 20)")
-    parser.add_argument("--seed", type=int, default=1, help="with --make-set: random seed (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed of the scenes made (default 1)")
+    parser.add_argument(
+        "--renderer",
+        default="tuning",
+        help="with --make-set: tuning (the mat, the faces the thresholds were set on), held-out (other "
+        "faces, another renderer, another mat) or table (cards on a table, no mat)",
+    )
+    parser.add_argument(
+        "--conditions", action="store_true", help="accuracy under each camera condition, step by step"
+    )
+    parser.add_argument(
+        "--condition-scenes", type=int, default=6, help="with --conditions: scenes per step (default 6)"
+    )
+    parser.add_argument(
+        "--tracking", action="store_true", help="ms per frame at 12, 36 and 72 cards, cold and tracked"
+    )
+    parser.add_argument("--runs", type=int, default=3, help="with --tracking: runs of each (default 3)")
+    parser.add_argument(
+        "--phone",
+        action="store_true",
+        help="hand-held photos of a card, named as the phone scanner names them",
+    )
+    parser.add_argument("--photos", type=int, default=120, help="with --phone: photos per deck (default 120)")
+    parser.add_argument(
+        "--game", help="the mat of --make-set, --conditions, --tracking (default: the first game with a mat)"
+    )
     parser.set_defaults(func=run_vision)
 
 

@@ -26,7 +26,7 @@ from companion.cli.sensors import check_sensor_settings
 from companion.cli.service import systemd_service
 from companion.cli.wiring import adapters
 from companion.datadir import EVENT_LOG, data_dir, default_db
-from companion.settings import LOG_LEVELS, Settings, SettingsError, load_settings
+from companion.settings import LOG_LEVELS, Settings, SettingsError, load_settings, references_path
 
 log = logging.getLogger(__name__)
 
@@ -319,7 +319,7 @@ def serving(
     ``web`` overrides app settings (the latency bench raises ``SSE_MAX_STREAMS`` to its client count)."""
     from web import create_app
 
-    app = create_app({**settings.web_config(), **(web or {})}, session, table)
+    app = create_app({**settings.web_config(), **(web or {})}, session, table, photo_scanner(settings))
     server = Server(app, settings.host, settings.port)
     if not settings.public_url:
         # The QR code carries this machine's address, never a Host header a request made up (and the TV
@@ -330,6 +330,28 @@ def serving(
         yield server
     finally:
         server.stop()
+
+
+def photo_scanner(settings: Settings) -> Any:
+    """The phone scanner (``vision.phone_scans``) over the enrolled faces the camera also reads."""
+    camera = settings.camera
+
+    def faces_of(game: str) -> Path:
+        return camera.references_for(settings.db, game) if camera else references_path(settings.db, game)
+
+    scans: Any = None
+
+    def scanner(data: bytes, game: str) -> dict[str, Any]:
+        nonlocal scans
+        if scans is None:  # OpenCV loaded at the first photo, not at every start (web.scan: one at a time)
+            try:
+                from vision.phone_scans import PhotoScans
+            except ImportError as exc:  # a broken install: said to the phone (409), the table plays on
+                raise LookupError(f"the card scanner cannot start ({exc})") from None
+            scans = PhotoScans(faces_of)
+        return scans(data, game)  # type: ignore[no-any-return]
+
+    return scanner
 
 
 def print_banner(settings: Settings, server: Server) -> None:

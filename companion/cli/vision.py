@@ -4,6 +4,8 @@
     companion vision zones --game chaos-marauders --players 4                 # [[table.readers]] for it
     companion vision enrol --game chaos-marauders REFDIR                      # REFDIR/<card-id>.png
     companion vision enrol --game chaos-marauders --camera camera:0           # card by card on the mat
+    companion vision enrol --game chaos-marauders --photos PHOTODIR           # PHOTODIR/<card-id>.jpg
+    companion vision enrol --game chaos-marauders --sheet scan.jpg --cards ID,ID,...  # reading order
     companion vision watch --config table.toml                                # what the camera reads
     companion vision watch --game chaos-marauders --source sim: --sim-cards 40 --frames 100 --json
 
@@ -44,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     enrol.add_argument("refdir", nargs="?", type=Path, help="folder of <card-id>.png clean faces")
     enrol.add_argument("--game", required=True, help="the game the cards belong to")
     enrol.add_argument("--camera", metavar="SPEC", help="capture each card on the mat (camera:0, ...)")
+    enrol.add_argument("--photos", type=Path, help="a folder of phone photos, <card-id>.jpg, one card each")
+    enrol.add_argument("--sheet", type=Path, help="a scan or photo of several cards laid apart")
+    enrol.add_argument("--cards", help="with --sheet: the cards' ids in reading order, comma-separated")
     enrol.add_argument("--players", type=int, help="with --camera: the mat's players (default: [camera])")
     enrol.add_argument("--zone", default="pad", help="with --camera: the mat zone to lay cards in")
     enrol.add_argument("--config", type=Path, help="settings file: where the table keeps its data")
@@ -130,8 +135,13 @@ def run_zones(args: argparse.Namespace) -> int:
 def run_enrol(args: argparse.Namespace) -> int:
     from companion.settings import references_path
 
-    if (args.refdir is None) == (args.camera is None):
-        return fail("enrol from a folder of faces (REFDIR) or from the camera (--camera SPEC), one of them")
+    sources = [args.refdir, args.camera, args.photos, args.sheet]
+    if sum(source is not None for source in sources) != 1:
+        return fail(
+            "enrol from one of: a folder of faces (REFDIR), --camera SPEC, --photos DIR, --sheet FILE"
+        )
+    if (args.sheet is None) != (args.cards is None):
+        return fail("--sheet needs --cards (the ids in reading order), and --cards needs --sheet")
     try:
         settings = load_settings(args.config).with_overrides(db=args.db)
         bundle = find_bundle(args.game)
@@ -146,8 +156,10 @@ def run_enrol(args: argparse.Namespace) -> int:
     out = out or references_path(settings.db, bundle.name)
     if args.refdir is not None:
         faces = _faces_from_dir(args.refdir, bundle.title, bundle.name, titles)
-    else:
+    elif args.camera is not None:
         faces = _faces_from_camera(args, settings, bundle.name, titles)
+    else:
+        faces = _faces_from_pictures(args, bundle.title, bundle.name, titles, out)
     if isinstance(faces, int):
         return faces
     try:
@@ -158,7 +170,70 @@ def run_enrol(args: argparse.Namespace) -> int:
     print(f"enrolled {len(faces)} of {len(titles)} {bundle.title} cards into {out}")
     if missing:
         print(f"without a face (the camera will not name them): {', '.join(missing)}")
+    _say_too_alike(faces, titles)
     return 0
+
+
+def _say_too_alike(faces: Any, titles: dict[str, str]) -> None:
+    from vision.enrol_photos import too_alike
+
+    pairs = too_alike(faces)
+    if not pairs:
+        print("no two faces look too alike: the camera and the phone can tell every card apart")
+        return
+    print(f"{len(pairs)} pairs look too alike to tell apart (the camera leaves such a card unnamed):")
+    for first, second, score in pairs:
+        print(f"  {titles.get(first, first)} ~ {titles.get(second, second)} ({score:.2f})")
+
+
+def _faces_from_pictures(
+    args: argparse.Namespace, title: str, game: str, titles: dict[str, str], out: Path
+) -> Any:
+    """Faces cut out of phone photos or a sheet, added to the faces already enrolled at ``out`` (a
+    card photographed again replaces its old face); an exit code after saying what is wrong."""
+    from vision.enrol_photos import faces_from_photos, faces_from_sheet
+    from vision.photo import PhotoError
+    from vision.references import IMAGE_SUFFIXES, ReferenceFace, ReferenceSet
+
+    if args.photos is not None:
+        if not args.photos.is_dir():
+            return fail(f"{args.photos} is not a folder of photos")
+        photos = {p.stem: p for p in sorted(args.photos.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES}
+        ids = list(photos)
+    else:
+        ids = [card.strip() for card in args.cards.split(",") if card.strip()]
+    unknown = [card for card in ids if card not in titles]
+    if unknown or not ids:
+        return fail(
+            f"cards {title} does not have: {', '.join(unknown)} (`companion cards {game}` lists the ids)"
+            if unknown
+            else "no photos to enrol (name each <card-id>.jpg)"
+        )
+    if args.photos is not None:
+        new, problems = faces_from_photos(photos)
+        for problem in problems:
+            print(f"skipped {problem}", file=sys.stderr)
+        if not new:
+            return fail("no card was found in any photo: nothing saved")
+    else:
+        try:
+            new = faces_from_sheet(args.sheet.read_bytes(), ids)
+        except OSError as exc:
+            return fail(f"cannot read {args.sheet}: {exc.strerror or exc}")
+        except PhotoError as exc:
+            return fail(f"{args.sheet}: {exc}")
+    kept: dict[str, Any] = {}
+    if out.exists():
+        try:
+            old = ReferenceSet.load(out)
+        except ValueError as exc:
+            return fail(f"the faces enrolled before cannot be read: {exc}")
+        kept = dict(zip(old.cards, old.thumbnails, strict=True))
+    kept.update({face.card: face.image for face in new})
+    print(f"found {len(new)} cards in the {'photos' if args.photos is not None else 'sheet'}")
+    return ReferenceSet.from_faces(
+        (ReferenceFace(card, image) for card, image in kept.items()), progress=ProgressBar("enrolling")
+    )
 
 
 def _faces_from_dir(refdir: Path, title: str, game: str, titles: dict[str, str]) -> Any:

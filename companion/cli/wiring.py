@@ -151,6 +151,7 @@ def _start_camera(settings: Settings, session: SessionPort, table: Table, frames
             follow=lambda: session.position().game_name,
             references_of=references_of,
             move_s=table.config.move_ms / 1000,
+            lens_path=camera_settings.lens_for(settings.db),
         )
     except CameraSetupError as exc:
         log.error("camera not started: %s", exc)

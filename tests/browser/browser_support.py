@@ -54,6 +54,8 @@ class LiveTable:
         self.port = 0  # the first start picks a free port; restarts reuse it
         self.session: Session | None = None
         self.server: Server | None = None
+        self.scanner: Any = None
+        """The phone scanner the app gets (``web.scan``), set before ``start``."""
 
     @property
     def url(self) -> str:
@@ -62,7 +64,9 @@ class LiveTable:
     def start(self) -> None:
         self.session = Session(self.db)
         self.session.start()
-        app = create_app({"TABLE_PIN": PIN, "SECRET_KEY": "browser-tests"}, self.session)
+        app = create_app(
+            {"TABLE_PIN": PIN, "SECRET_KEY": "browser-tests"}, self.session, scanner=self.scanner
+        )
         self.server = Server(app, "127.0.0.1", self.port).start()
         self.port = self.server.port
 

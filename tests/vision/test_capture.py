@@ -12,6 +12,8 @@ import pytest
 
 from companion.settings import CameraSettings, SettingsError, settings_from_mapping
 from vision.capture import (
+    SETTLE_FRAMES,
+    V4L2_MANUAL_EXPOSURE,
     CameraSource,
     FolderSource,
     SourceError,
@@ -188,3 +190,45 @@ def test_enrolled_faces_default_to_the_tables_data_folder(tmp_path):
         == tmp_path / "var" / "vision" / "chaos-marauders-references.npz"
     )
     assert CameraSettings(references=Path("mine.npz")).references_for(db, "x") == Path("mine.npz")
+
+
+class SettingCapture:
+    """A VideoCapture whose controls are recorded; ``refuse`` lists the ones it does not offer."""
+
+    def __init__(self, refuse: tuple[int, ...] = ()) -> None:
+        self.refuse = refuse
+        self.values: dict[int, float] = {cv2.CAP_PROP_EXPOSURE: 156.0, cv2.CAP_PROP_WB_TEMPERATURE: 4600.0}
+
+    def isOpened(self) -> bool:
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        if prop in self.refuse:
+            return False
+        self.values[prop] = value
+        return True
+
+    def get(self, prop: int) -> float:
+        return self.values.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        return True, np.zeros((8, 8, 3), np.uint8)
+
+    def release(self) -> None: ...
+
+
+def test_a_cameras_automatics_are_locked_once_they_settled_and_what_it_lacks_is_said(caplog):
+    capture = SettingCapture(refuse=(cv2.CAP_PROP_AUTOFOCUS,))
+    camera = CameraSource(0, opener=lambda _device: capture)
+    camera.open()
+    with caplog.at_level(logging.INFO, logger="vision.capture"):
+        for _ in range(SETTLE_FRAMES - 1):
+            camera.read()
+        assert camera.locked == {}
+        camera.read()
+    assert camera.locked == {"exposure": 156.0, "white balance": 4600.0}
+    assert capture.values[cv2.CAP_PROP_AUTO_EXPOSURE] == V4L2_MANUAL_EXPOSURE
+    assert capture.values[cv2.CAP_PROP_AUTO_WB] == 0
+    assert "focus: the camera does not let it be set, left automatic" in caplog.text
+    unlocked = open_source("camera:0?lock=0")
+    assert isinstance(unlocked, CameraSource) and unlocked._lock is False

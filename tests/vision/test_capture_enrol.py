@@ -15,9 +15,9 @@ from companion.cli.vision import enrol_from_camera
 from companion.games import find_bundle
 from companion.settings import references_path
 from vision.camera_table import RenderedSource, RenderedTable
-from vision.recognize import Recognizer
 from vision.references import ReferenceSet
 from vision.service import CameraService
+from vision.slots import SlotReader
 from vision.synth import card_faces
 from vision.watcher import WatcherSettings
 from vision.zones import load_layout
@@ -63,7 +63,7 @@ def test_a_face_of_a_card_the_game_lacks_stops_enrolment_and_nothing_is_written(
     [
         (["--game", "go", "x"], "unknown game 'go'"),
         (["--game", GAME, "/nowhere"], "/nowhere is not a folder of card faces"),
-        (["--game", GAME], "one of them"),
+        (["--game", GAME], "enrol from one of: a folder of faces"),
     ],
 )
 def test_enrol_mistakes_are_one_line(argv, message, capsys):
@@ -118,7 +118,7 @@ def test_cards_laid_on_the_mat_one_by_one_are_enrolled_and_then_recognised(tmp_p
     table.place("p1-line1", IDS[2])
     table.place("p0-line2", IDS[0])
     camera = CameraService(
-        source, layout, Recognizer(references), WatcherSettings(1, 1), on_observation=print
+        source, layout, SlotReader(layout, references), WatcherSettings(1, 1), on_observation=print
     )
     seen = camera.step(source.read())
     assert sorted((o.zone, o.card) for o in seen) == [

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vision.capture import PICAM_SIZE, PicameraSource, SourceError, open_source
+from vision.capture import PICAM_SIZE, SETTLE_FRAMES, PicameraSource, SourceError, open_source
 
 
 class FakePicamera2:
@@ -36,6 +36,12 @@ class FakePicamera2:
         image = np.zeros((height, width, 3), np.uint8)
         image[:, :, 0] = 200  # blue
         return image
+
+    def capture_metadata(self) -> dict[str, Any]:
+        return {"ExposureTime": 16000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6), "LensPosition": 1.2}
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.controls = controls
 
     def stop(self) -> None:
         self.started = False
@@ -86,3 +92,27 @@ def test_without_picamera2_installed_it_says_what_to_install() -> None:
             PicameraSource(0).open()
     else:
         pytest.skip("picamera2 is installed here")
+
+
+def test_exposure_white_balance_and_focus_are_locked_where_they_settled() -> None:
+    made: list[FakePicamera2] = []
+
+    def opener(camera: int) -> FakePicamera2:
+        made.append(FakePicamera2(camera))
+        return made[-1]
+
+    source = PicameraSource(0, (64, 48), opener=opener)
+    source.open()
+    for _ in range(SETTLE_FRAMES - 1):
+        source.read()
+    assert not hasattr(made[0], "controls")  # the automatics settle first
+    source.read()
+    assert made[0].controls == {
+        "AeEnable": False,
+        "AwbEnable": False,
+        "ExposureTime": 16000,
+        "AnalogueGain": 2.5,
+        "ColourGains": (1.9, 1.6),
+        "AfMode": 0,
+        "LensPosition": 1.2,
+    }

@@ -115,6 +115,7 @@ var TableControl = (function () {
     // A card some reader of this phone identified (its camera, see offer), for the game's draw form.
     offered: function (game) { return offered && offered.game === game ? offered : null; },
     forget: function () { offered = null; },
+    scanUrl: function () { return config.scan || null; }, // POST a photo of a card here (scan.js)
     actionButton: actionButton,
     privateView: function () { return secret.data; },
     // A phone that plays a seat acts for that seat alone (the server refuses the rest); a shared phone,
@@ -422,10 +423,11 @@ var TableControl = (function () {
     listeners.forEach(function (listener) { listener(v); });
   }
 
-  function offer(game, card, source) {
-    // The hook for a card read off the table by this phone (its camera: see the camera issue): the
-    // game's draw form offers it first, one tap to confirm. Cleared by forget() or another offer.
-    offered = card ? { game: game, card: card, source: source || "camera" } : null;
+  function offer(game, card, source, others, sure) {
+    // A card read off the table by this phone (its camera: scan.js): the game's draw form offers it
+    // first, one tap to confirm, the next most likely (others) beside it. Cleared by forget() or
+    // another offer.
+    offered = card ? { game: game, card: card, source: source || "camera", others: others || [], sure: sure !== false } : null;
     if (view) render(view);
   }
 

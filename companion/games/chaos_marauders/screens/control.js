@@ -78,12 +78,18 @@
     var box = ctx.el("div", "cm-draw");
     box.id = "c-draw";
     into.appendChild(box);
+    var scan = window.TableScan && TableScan.button(ctx, game.game);
+    if (scan) box.appendChild(scan);
     var seen = ctx.offered(game.game);
     if (seen && pile[seen.card]) {
-      // The hook for the phone's camera: the card it read, one tap to confirm.
+      // The card the phone's camera read, one tap to confirm; the next most likely beside it.
       var offer = ctx.el("div", "cm-offer");
-      offer.appendChild(ctx.el("p", "hint", "The " + seen.source + " read the card drawn:"));
+      offer.id = "c-offer";
+      offer.appendChild(ctx.el("p", "hint", "The " + seen.source + (seen.sure ? " read the card drawn:" : " is not sure — is it this card?")));
       offer.appendChild(cardButton(ctx, names[seen.card], seen.card, pile[seen.card], seat, " cm-offered"));
+      (seen.others || []).filter(function (id) { return pile[id]; }).forEach(function (id) {
+        offer.appendChild(cardButton(ctx, names[id], id, pile[id], seat, " cm-offered-other"));
+      });
       var wrong = ctx.el("button", "small", "Not this card");
       wrong.type = "button";
       wrong.onclick = function () { ctx.forget(); ctx.redraw(); };

@@ -1,0 +1,305 @@
+"""Which enrolled card a patch of face is: the whole face, a part of it, or a part nobody said is hidden.
+
+A patch is the raw opponent colours of a face's cells (``vision.identify``). ``Matcher`` compares it
+with every enrolled face, upright and turned, in three ways:
+
+* ``whole``: every cell seen; one matrix product for many patches (the common case);
+* ``seen``: only the cells known to be visible (the rest outside the frame, under a card lying over
+  it, washed out by glare): both sides are normalised over those cells alone and the enrolled faces'
+  mean over them taken out, so what is hidden changes nothing of what is compared;
+* ``robust``: something nobody located lies over the card (a hand, a token): for each of the few
+  best candidates, the cells that disagree with it most are set aside, as long as they form one
+  patch (a hand is one shape; a wrong card disagrees all over), and every enrolled face is scored
+  again on the rest. A card is named only when it is still the best there, by the same margin.
+
+A match is named only when its score and its lead over the best other card clear the thresholds
+(``MatchSettings``); what is less sure is nothing, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import identify
+from vision.references import ReferenceSet
+
+CENTRE_FROM = 8
+"""Enrolled faces needed before their mean face is taken out of every comparison."""
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    min_score: float = 0.6
+    """Least correlation with the named card's face."""
+    min_margin: float = 0.25
+    """Least lead of the named card over the best other card."""
+    min_seen: float = 0.3
+    """Least share of the face's cells that must be visible to name it from a part."""
+    seen_margin_slope: float = 0.15
+    """A part is less evidence than a whole face: the margin needed grows by this for every cell
+    hidden (a card half covered needs 0.25 + 0.075)."""
+    robust_candidates: int = 4
+    """How many of the best whole-face candidates are each tried with their worst cells set aside."""
+    robust_hide: float = 0.55
+    """At most this share of the face's blocks is set aside as covered."""
+    robust_blocks: tuple[int, int] = (4, 5)
+    """The face's blocks (columns, rows) that are each kept or set aside whole."""
+    robust_block: float = 0.5
+    """A block is kept when it correlates this much with the candidate's."""
+    robust_shapes: int = 2
+    """The blocks set aside lie in at most this many connected shapes (a hand and a token)."""
+    robust_min_score: float = 0.7
+    robust_min_margin: float = 0.3
+    pair_within: float = 0.25
+    """Cards scoring within this of the best are its rivals when the best does not lead by
+    ``min_margin``: they are told apart on the fine patch, where they differ."""
+    pair_min_score: float = 0.7
+    """The best must score this much on the coarse patch to be told from its rivals."""
+    pair_side: float = 0.3
+    """On the line from a rival's fine patch to the best's, the observation must lie this far past
+    the middle towards the best (0.5: exactly the best's), against every rival."""
+
+
+@dataclass(frozen=True)
+class Match:
+    index: int
+    """The enrolled face's row; -1 when nothing could be compared."""
+    score: float
+    margin: float
+    turn: int
+    """0: the face as sampled, 1: turned by 180°."""
+    seen: float = 1.0
+    """The share of the face's cells compared."""
+    how: str = "whole"
+
+    @staticmethod
+    def none(how: str = "whole") -> Match:
+        return Match(-1, 0.0, 0.0, 0, 0.0, how)
+
+
+def _block_starts(blocks: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    rows = np.array_split(np.arange(identify.PATCH[1]), blocks[1])
+    columns = np.array_split(np.arange(identify.PATCH[0]), blocks[0])
+    return np.array([r[0] for r in rows]), np.array([c[0] for c in columns])
+
+
+class _Starts(dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]):
+    def __missing__(self, key: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        self[key] = _block_starts(key)
+        return self[key]
+
+
+_BLOCK_STARTS = _Starts()
+
+
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
+class Matcher:
+    def __init__(self, references: ReferenceSet, settings: MatchSettings | None = None) -> None:
+        self.references = references
+        self.settings = settings or MatchSettings()
+        self._patches = references.patches  # (N, cells, 3)
+        descriptors = references.descriptors
+        self._centred = len(descriptors) >= CENTRE_FROM
+        self._mean = descriptors.mean(axis=0) if self._centred else np.zeros_like(descriptors[0])
+        self._matrix = unit_rows(descriptors - self._mean)
+        self._fine: dict[int, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self.references)
+
+    # ----------------------------------------------------------------------------- comparisons
+
+    def scores(self, descriptors: np.ndarray) -> np.ndarray:
+        """(faces, patches) correlation of every enrolled face with unmasked descriptors (P, D)."""
+        return self._matrix @ unit_rows(descriptors - self._mean).T
+
+    def whole(self, patches: np.ndarray) -> list[Match]:
+        """Every cell of each patch (P, cells, 3) seen: the best face, upright or turned."""
+        if len(patches) == 0:
+            return []
+        upright = identify.normalise_all(patches)
+        turned = upright.reshape(len(patches), 3, identify.CHANNEL)[:, :, ::-1].reshape(len(patches), -1)
+        scores = self.scores(np.concatenate([upright, turned]))  # (N, 2P)
+        count = len(patches)
+        turns = (scores[:, count:] > scores[:, :count]).astype(np.int64)  # (N, P)
+        per_face = np.maximum(scores[:, :count], scores[:, count:])
+        if len(per_face) == 1:
+            return [
+                Match(0, float(v), float(v), int(t), 1.0) for v, t in zip(per_face[0], turns[0], strict=True)
+            ]
+        top_two = np.argpartition(per_face, -2, axis=0)[-2:]  # (2, P)
+        values = np.take_along_axis(per_face, top_two, axis=0)
+        first = np.where(values[1] >= values[0], top_two[1], top_two[0])
+        best = np.maximum(values[0], values[1])
+        margin = best - np.minimum(values[0], values[1])
+        turn = turns[first, np.arange(count)]
+        return [
+            Match(int(i), float(v), float(m), int(t))
+            for i, v, m, t in zip(first.tolist(), best.tolist(), margin.tolist(), turn.tolist(), strict=True)
+        ]
+
+    def seen(self, patch: np.ndarray, visible: np.ndarray, how: str = "seen") -> Match:
+        """The patch (cells, 3) compared over its visible cells only (weights 0..1 per cell)."""
+        share = float(np.mean(visible > 0.5))
+        if share < self.settings.min_seen:
+            return Match.none(how)
+        both = np.stack(
+            [self._masked_scores(patch, visible), self._masked_scores(patch[::-1], visible[::-1])], axis=-1
+        )
+        return _best(both, how, share)
+
+    def _masked_scores(self, patch: np.ndarray, visible: np.ndarray) -> np.ndarray:
+        """(N,) scores of every enrolled face against ``patch``, both normalised over ``visible``."""
+        described = identify.normalise_shared(np.concatenate([self._patches, patch[None]]), visible)
+        references, observed = described[:-1], described[-1]
+        mean = references.mean(axis=0) if self._centred else np.zeros_like(observed)
+        return unit_rows(references - mean) @ unit_rows(observed - mean)
+
+    def robust(self, patch: np.ndarray, visible: np.ndarray, candidates: list[tuple[int, int]]) -> Match:
+        """The patch with an unknown part covered: for each (face, turn) candidate, the blocks of the
+        face that do not look like the candidate's are set aside (as long as they lie together: a
+        hand or a token is one shape, a wrong card differs all over), and every enrolled face is
+        scored again on the rest. The candidate still best there wins, with the margins of
+        ``sure``."""
+        best = Match.none("robust")
+        for index, turn in candidates:
+            observed = patch[::-1] if turn else patch
+            seen = visible[::-1] if turn else visible
+            keep = self._agreeing(observed, seen, index)
+            if keep is None:
+                continue
+            match = self.seen(observed, seen * keep, "robust")
+            if match.index != index or match.turn != 0:
+                continue
+            match = Match(index, match.score, match.margin, turn, match.seen, "robust")
+            if match.margin > best.margin:
+                best = match
+        return best
+
+    def _agreeing(self, observed: np.ndarray, visible: np.ndarray, index: int) -> np.ndarray | None:
+        """(cells,) 1 in the blocks of the face where the observation correlates with face ``index``,
+        0 in the others; None when those others do not lie together or leave too little."""
+        s = self.settings
+        shown = (visible > 0.5).astype(np.float32)
+        pair = identify.normalise_shared(np.stack([observed, self._patches[index]]), shown)
+        grid = pair.reshape(2, 3, identify.PATCH[1], identify.PATCH[0]).astype(np.float64)
+        row_starts, column_starts = _BLOCK_STARTS[s.robust_blocks]
+        a, b = grid[0], grid[1]
+
+        def blocks(values: np.ndarray) -> np.ndarray:  # per-block sums over cells, per channel
+            rows = np.add.reduceat(values, row_starts, axis=1)
+            return np.add.reduceat(rows, column_starts, axis=2)
+
+        count = blocks(np.ones_like(a[:1]))[0]  # cells per block
+        sa, sb = blocks(a), blocks(b)
+        saa, sbb, sab = blocks(a * a), blocks(b * b), blocks(a * b)
+        # Each block's correlation, every channel centred in the block (a block of one plain colour
+        # on both sides is the same plain area: it agrees).
+        caa = (saa - sa * sa / count).sum(axis=0)
+        cbb = (sbb - sb * sb / count).sum(axis=0)
+        cab = (sab - sa * sb / count).sum(axis=0)
+        flat_a, flat_b = caa < 1e-10, cbb < 1e-10
+        with np.errstate(all="ignore"):
+            correlation = cab / np.sqrt(np.maximum(caa * cbb, 1e-20))
+        agree = np.where(flat_a | flat_b, flat_a & flat_b, correlation >= s.robust_block)
+        if agree.mean() < 1 - s.robust_hide:
+            return None
+        shapes, _ = cv2.connectedComponents((~agree).astype(np.uint8), connectivity=8)
+        if shapes - 1 > s.robust_shapes:
+            return None
+        keep = np.repeat(
+            np.repeat(agree, np.diff([*row_starts, identify.PATCH[1]]), axis=0),
+            np.diff([*column_starts, identify.PATCH[0]]),
+            axis=1,
+        )
+        return keep.astype(np.float32).ravel()
+
+    def fine(self, index: int) -> np.ndarray:
+        """The fine descriptor of enrolled face ``index`` (made from its thumbnail when first asked)."""
+        found = self._fine.get(index)
+        if found is None:
+            from vision.references import portrait
+
+            found = self._fine[index] = identify.fine_from_face(portrait(self.references.thumbnails[index]))
+        return found
+
+    def rivals(self, patch: np.ndarray, match: Match) -> list[int]:
+        """The faces scoring within ``pair_within`` of ``match`` on the whole patch (in its turn)."""
+        observed = patch[::-1] if match.turn else patch
+        scores = self.scores(identify.normalise(observed)[None])[:, 0]
+        close = np.flatnonzero(scores >= match.score - self.settings.pair_within)
+        return [int(i) for i in close if int(i) != match.index]
+
+    def pair(self, fine: np.ndarray, best: int, rivals: list[int], match: Match) -> Match:
+        """The best match told from each rival on the fine descriptor ``fine`` of the observation
+        (in the match's turn): where the observation lies on the line from the rival's fine patch
+        to the best's. Named (``how`` "pair") when past ``pair_side`` against every rival."""
+        mine = self.fine(best)
+        nearest = 1.0
+        for rival in rivals:
+            theirs = self.fine(rival)
+            difference = mine - theirs
+            length = float(difference @ difference)
+            if length < 1e-6:
+                return Match.none("pair")  # the same face twice: nothing tells them apart
+            side = float((fine - (mine + theirs) / 2) @ difference) / length
+            nearest = min(nearest, side)
+        if nearest < self.settings.pair_side:
+            return Match.none("pair")
+        return Match(
+            best, match.score, max(match.margin, self.settings.min_margin), match.turn, match.seen, "pair"
+        )
+
+    def ranked(self, patch: np.ndarray, count: int) -> list[tuple[int, float, int]]:
+        """The ``count`` best faces for a whole patch: (index, score, turn), best first."""
+        upright = identify.normalise(patch)
+        turned = identify.upside_down(upright)
+        scores = self.scores(np.stack([upright, turned]))  # (N, 2)
+        turns = scores.argmax(axis=1)
+        best = scores.max(axis=1)
+        order = np.argsort(best)[::-1][:count]
+        return [(int(i), float(best[i]), int(turns[i])) for i in order]
+
+    # -------------------------------------------------------------------------------- decisions
+
+    def sure(self, match: Match) -> bool:
+        """Whether a match is sure enough to name its card."""
+        s = self.settings
+        if match.index < 0:
+            return False
+        if match.how == "pair":
+            return match.score >= s.pair_min_score
+        if match.how == "robust":
+            return (
+                match.seen >= 1 - s.robust_hide - 1e-6
+                and match.score >= s.robust_min_score
+                and match.margin >= s.robust_min_margin
+            )
+        margin = s.min_margin + s.seen_margin_slope * (1 - match.seen)
+        return match.seen >= s.min_seen and match.score >= s.min_score and match.margin >= margin
+
+    def confidence(self, match: Match) -> float:
+        s = self.settings
+        return round(
+            min(1.0, match.score) * min(1.0, match.margin / (2 * s.min_margin)) * min(1.0, match.seen + 0.3),
+            4,
+        )
+
+
+def _best(both: np.ndarray, how: str, seen: float) -> Match:
+    """The best face of (N, 2 turns) scores, and its lead over the best other face."""
+    per_face = both.max(axis=1)
+    turns = both.argmax(axis=1)
+    if len(per_face) == 1:
+        return Match(0, float(per_face[0]), float(per_face[0]), int(turns[0]), seen, how)
+    top_two = np.argpartition(per_face, -2)[-2:]
+    first, second = (top_two[1], top_two[0]) if per_face[top_two[1]] >= per_face[top_two[0]] else top_two
+    score = float(per_face[first])
+    return Match(int(first), score, score - float(per_face[second]), int(turns[first]), seen, how)
