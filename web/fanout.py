@@ -208,6 +208,11 @@ class Fanout:
         except (ConnectionError, OSError):
             self._finish(client)
             return
+        except Exception:  # a bug: this stream ends (its browser reconnects), the others get the view
+            log.exception("writing a view to a stream failed; that stream is closed")
+            client.push.drop()
+            self._finish(client)
+            return
         client.view = view
         client.sent += 1
         client.last_write = time.monotonic()
