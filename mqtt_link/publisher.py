@@ -294,7 +294,7 @@ class TablePublisher:
         self._forget_inflight()
         self._published_view = self._status_key = self._result_key = None  # all said again
         self._replaced_key = None
-        self.pump()
+        self.loop.call(self.pump)  # right after paho's callback: the pump writes to the socket itself
 
     def disconnected(self, link: Link, reason: str) -> None:
         self._forget_inflight()
@@ -315,8 +315,7 @@ class TablePublisher:
                 self.on_acked(acked)
         # Only a window that was full needs the log read again: a new input wakes the pump itself.
         if self._window_full and len(self._inflight) < WINDOW // 2:
-            self._publish_inputs()
-            self.link.flush()
+            self._publish_inputs()  # sent at the loop's next turn (never written from paho's callback)
 
     def message(self, link: Link, topic: str, payload: bytes) -> None:
         pass  # a table subscribes to nothing
