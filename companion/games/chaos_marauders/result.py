@@ -82,7 +82,8 @@ def result(f: Facts, state: State) -> GameResult:
     return table_result(TableScore(scores, winners), final=False)
 
 
-_MEMO_LIMIT = 10_000
+_MEMO_LIMIT = 256
+"""Tribes remembered: a view needs the current boards (and undo the last few), never old games."""
 
 
 def provisional_score(f: Facts, tribe: Tribe, first: bool, rolls: tuple[str, ...] | None) -> PlayerScore:
