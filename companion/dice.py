@@ -132,18 +132,25 @@ class Dice:
         return cls(tuple(dice))
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Dice:
+    def load(cls, path: Path | None = None, owner_data: Mapping[str, Path] | None = None) -> Dice:
         """The dice in ``path``; by default every die the table knows: the common dice
-        (``data/dice.toml``) and each installed game's own (its bundle's dice file)."""
+        (``data/dice.toml``) and each installed game's own (its bundle's dice file).
+
+        ``owner_data``: the table's ``[data]`` files (game name -> the owner's overrides file). A game's
+        dice corrected there (``[dice.<id>]`` with the fields that change and their ``provenance``, for
+        a die of that game's dice file) are read so by the table, as the game's engine reads them."""
         if path is not None:
             return cls._read(path)
         from companion.games import bundles  # the registry; imported here, not at module load
 
-        paths = [DEFAULT_DICE_FILE]
-        paths += [p for p in (b.dice_path() for b in bundles().values()) if p is not None]
+        files: list[tuple[Path, Path | None]] = [(DEFAULT_DICE_FILE, None)]
+        for bundle in bundles().values():
+            packaged = bundle.dice_path()
+            if packaged is not None:
+                files.append((packaged, (owner_data or {}).get(bundle.name)))
         dice: dict[str, Die] = {}
-        for file in paths:
-            for die in cls._read(file):
+        for file, owner in files:
+            for die in cls._read(file) if owner is None else cls._read_with_owner(file, owner):
                 if die.kind in dice:
                     raise DiceDataError(f"{file}: the die {die.kind!r} is described twice")
                 dice[die.kind] = die
@@ -151,11 +158,43 @@ class Dice:
 
     @classmethod
     def _read(cls, path: Path) -> Dice:
-        try:
-            with path.open("rb") as fh:
-                return cls.from_mapping(tomllib.load(fh))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise DiceDataError(f"{path}: {exc}") from exc
+        return cls.from_mapping(_toml(path))
+
+    @classmethod
+    def _read_with_owner(cls, path: Path, owner: Path) -> Dice:
+        """A game's dice file with the owner's corrections of its dice (the ``dice`` section of the
+        owner's overrides file; entries naming other dice are the game's own business)."""
+        data = _toml(path)
+        packaged = data.get("dice", {})
+        for kind, change in dict(_toml(owner).get("dice", {})).items():
+            if kind in packaged:
+                packaged[kind] = _corrected(packaged[kind], change, f"{owner}: dice.{kind}")
+        return cls.from_mapping(data)
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DiceDataError(f"{path}: {exc}") from exc
+
+
+def _corrected(entry: Any, change: Any, where: str) -> dict[str, Any]:
+    """A die's entry with an owner's correction: the changed fields, each with where it comes from."""
+    if not isinstance(entry, Mapping) or not isinstance(change, Mapping):
+        raise DiceDataError(f"{where}: a die's correction is a table of its fields (faces = [...])")
+    fields = {k: v for k, v in change.items() if k != "provenance"}
+    said = change.get("provenance")
+    if isinstance(said, str):
+        said = dict.fromkeys(fields, said)
+    if not isinstance(said, Mapping) or any(name not in said for name in fields):
+        missing = ", ".join(name for name in fields if not isinstance(said, Mapping) or name not in said)
+        raise DiceDataError(f"{where}: say where {missing} comes from (provenance = ...)")
+    old = entry.get("provenance")
+    provenance = dict(old) if isinstance(old, Mapping) else {}
+    provenance.update({name: str(said[name]) for name in fields})
+    return {**entry, **fields, "provenance": provenance}
 
 
 def _face(face: Any, kind: str) -> str:

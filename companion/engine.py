@@ -55,7 +55,12 @@ def data_digest(raw: bytes) -> str:
 @dataclass(frozen=True)
 class SetupOption:
     """One choice a game offers when a new game starts (scenario, army mode...), as data for the
-    control page's new-game form. ``kind`` is "choice" (one of ``choices``), "int", "bool" or "text"."""
+    control page's new-game form. ``kind`` is "choice" (one of ``choices``), "int", "bool", "text" or
+    "per_seat": one of ``choices`` for each seat (the adventurer each player plays), given as a list in
+    seat order, as long as the players; its ``default`` is such a list (or None: the choices in turn).
+    ``distinct``: a per-seat choice is each seat's alone (one adventurer per player): the form swaps two
+    seats' choices rather than offer the same one twice.
+    """
 
     name: str
     label: str
@@ -66,6 +71,7 @@ class SetupOption:
     help: str = ""
     minimum: int | None = None
     maximum: int | None = None
+    distinct: bool = False
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -77,6 +83,7 @@ class SetupOption:
             "help": self.help,
             "minimum": self.minimum,
             "maximum": self.maximum,
+            "distinct": self.distinct,
         }
 
 
@@ -307,6 +314,11 @@ class RollRequest:
     belongs to (given from a phone: docs/table.md, "Whose die is which") when that seat is asked; a
     die nobody owns goes to the first player the prompt still waits for who has no die of their own:
     an engine that wants every player's roll shrinks the prompt as each one answers.
+
+    ``anyone``: the throw is the table's, not one player's (a co-operative game's enemy attacking: the
+    dice are thrown for the enemy): any die read at the table answers it, whoever it belongs to, and
+    any phone may enter it; the ``Roll`` is for the prompt's first player. The engine says so in
+    ``Game.actor`` too (None: anyone may enter it).
     """
 
     die: str
@@ -314,6 +326,7 @@ class RollRequest:
     faces: tuple[str, ...]
     policy: DicePolicy = DicePolicy.TOGETHER
     dice: tuple[str, ...] = ()
+    anyone: bool = False
 
     def __post_init__(self) -> None:
         if self.dice and len(self.dice) != self.count:
@@ -332,6 +345,7 @@ class RollRequest:
             "faces": list(self.faces),
             "policy": self.policy.value,
             "dice": list(self.dice),
+            "anyone": self.anyone,
         }
 
 
@@ -436,7 +450,8 @@ class GameResult:
     Competitive games rank every seat; ``winners`` are the seats ranked 1 (several: a tie, unless
     they are one team), none in a game nobody won (every seat then ranks 1). A co-operative game
     (``GameType.cooperative``) ranks every seat 1 and its ``outcome`` says whether the party won;
-    ``winners`` then lists every seat on a win and none on a defeat.
+    ``winners`` then lists every seat on a win and none on a defeat; the final screens rank nobody then
+    and show the ``summary`` (the party's evaluation).
     """
 
     final: bool
@@ -453,6 +468,13 @@ class GameResult:
     """The game's own result data (a scenario's victory reason, a co-op evaluation)."""
     cooperative: bool = False
     """The seats won or lost together (``GameType.cooperative``)."""
+    summary: tuple[str, ...] = ()
+    """A few lines the final screens show under the outcome (a co-operative game's evaluation of the
+    party: the damage suffered, where the round marker ends, what the campaign box gives)."""
+    follow_on: Mapping[str, JSON] = field(default_factory=dict)
+    """Setup options a next game of this game carries on from (a campaign's next adventure: its number,
+    the campaign log, the same adventurers); the new-game form starts from them once the game is over.
+    Empty: a next game starts afresh."""
 
     @property
     def tie(self) -> bool:
@@ -474,6 +496,8 @@ class GameResult:
             "higher_is_better": self.higher_is_better,
             "outcome": self.outcome,
             "details": dict(self.details),
+            "summary": list(self.summary),
+            "follow_on": dict(self.follow_on),
         }
 
     @classmethod
@@ -487,7 +511,14 @@ class GameResult:
             outcome=str(data.get("outcome", "")),
             details=dict(data.get("details") or {}),
             cooperative=bool(data.get("cooperative", False)),
+            summary=tuple(str(line) for line in _list(data.get("summary"))),
+            follow_on=dict(data["follow_on"]) if isinstance(data.get("follow_on"), Mapping) else {},
         )
+
+
+def _list(value: JSON) -> list[JSON]:
+    """A JSON list as given, else empty (a peer's result read back: a wrong type is no line at all)."""
+    return value if isinstance(value, list) else []
 
 
 def ranks_by_points(points: Sequence[float], higher_is_better: bool = True) -> tuple[int, ...]:

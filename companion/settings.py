@@ -206,6 +206,7 @@ class Settings:
             "HALL_CONFIRM": self.hall is not None,
             "DEFAULT_GAME": self.game,
             "DEFAULT_PLAYERS": [p.to_json() for p in self.players],
+            "GAME_DATA": dict(self.game_data),
             "SSE_KEEPALIVE": self.sse_keepalive,
             "SSE_RETRY_MS": self.sse_retry_ms,
             "SSE_MAX_STREAMS": self.sse_max_streams,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
@@ -25,6 +26,7 @@ from companion.engine import (
     RollRequest,
     Setup,
     SetupError,
+    SetupOption,
     Standing,
     ranks_by_points,
 )
@@ -158,7 +160,14 @@ def test_prompt_to_json_names_players_choices_and_dice() -> None:
         "choices": [
             {"label": "Orcish Eye", "action": {"kind": "roll", "player": 0, "die": "cube", "faces": ["eye"]}}
         ],
-        "roll": {"die": "cube", "count": 1, "faces": ["eye", "mark"], "policy": "together", "dice": []},
+        "roll": {
+            "die": "cube",
+            "count": 1,
+            "faces": ["eye", "mark"],
+            "policy": "together",
+            "dice": [],
+            "anyone": False,
+        },
     }
 
 
@@ -195,3 +204,35 @@ def test_teammates_winning_together_is_no_tie_and_a_result_round_trips() -> None
     assert GameResult.from_json(teams.to_json()) == teams
     assert ranks_by_points([40, 10, 30, 30]) == (1, 4, 2, 2)
     assert ranks_by_points([3, 1], higher_is_better=False) == (2, 1)
+
+
+def test_a_co_operative_result_carries_its_summary_and_how_a_next_game_carries_on() -> None:
+    standings = tuple(Standing(PlayerId(seat), name, 1) for seat, name in enumerate("AB"))
+    result = GameResult(
+        True,
+        (PlayerId(0), PlayerId(1)),
+        standings,
+        outcome="Adventure 1 won in round 8",
+        cooperative=True,
+        summary=("13 damage suffered: the marker moves 4 spaces", "Campaign log: adventures: 1W2"),
+        follow_on={"adventure": 2, "adventurers": ["bastion", "deadeye"], "campaign": "adventures: 1W2"},
+    )
+    data = result.to_json()
+    assert data["summary"] == list(result.summary) and data["follow_on"]["adventure"] == 2
+    assert GameResult.from_json(json.loads(json.dumps(data))) == result
+    bare = GameResult.from_json({"final": False})  # a result from before these keys
+    assert bare.summary == () and bare.follow_on == {}
+    odd = GameResult.from_json({"final": True, "summary": "not a list", "follow_on": [1, 2]})
+    assert odd.summary == () and odd.follow_on == {}
+
+
+def test_a_per_seat_setup_option_offers_one_choice_per_player() -> None:
+    option = SetupOption(
+        "adventurers", "Adventurers", "per_seat", (("bastion", "Bastion"), ("deadeye", "Deadeye"))
+    )
+    shown = option.to_json()
+    assert shown["kind"] == "per_seat" and shown["default"] is None
+    assert shown["choices"] == [
+        {"value": "bastion", "label": "Bastion"},
+        {"value": "deadeye", "label": "Deadeye"},
+    ]

@@ -40,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,  # base URL for the QR code; None: this machine's LAN address (never a Host header)
     "DEFAULT_GAME": None,  # the game the new-game form offers first (the settings name it)
     "DEFAULT_PLAYERS": [],
+    "GAME_DATA": {},  # the settings' [data]: game -> the owner's overrides file (dice names read from it)
     "SSE_KEEPALIVE": 15.0,
     "SSE_RETRY_MS": 2000,
     "SSE_MAX_STREAMS": 24,  # open streams at once (each holds a server thread); 503 beyond

@@ -3,7 +3,8 @@
 The session checks a phone's commands against ``Game.actor`` in the position they meet
 (``companion.session.contract.Sender``): a phone that plays a seat acts for that seat alone (its own
 turn, its own prompts, its own rolls when ``PLAYER_ROLLS`` lets players enter their own), a phone with
-no seat acts for every seat but sends no secret, and the PIN acts for anyone.
+no seat acts for every seat no phone plays (and enters any roll) but sends no secret, and the PIN acts
+for anyone.
 """
 
 from __future__ import annotations
@@ -21,5 +22,8 @@ def sender() -> Sender | None:
     if phone is None:
         return None
     game_id = current_session().view().get("game_id")
-    seat = phones.store().seat_of(game_id, phone.id) if isinstance(game_id, int) else None
-    return Sender(seat=seat, rolls=bool(current_app.config["PLAYER_ROLLS"]))
+    if not isinstance(game_id, int):
+        return Sender(rolls=bool(current_app.config["PLAYER_ROLLS"]))
+    holders = phones.store().holders(game_id)
+    seat = next((s for s, holder in holders.items() if holder == phone.id), None)
+    return Sender(seat=seat, rolls=bool(current_app.config["PLAYER_ROLLS"]), held=frozenset(holders))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.session.history import UnknownGameIdError
@@ -95,7 +95,7 @@ def cards(game: str) -> Response:
 
 @bp.get("/dice")
 def dice() -> Response:
-    return jsonify({"dice": catalogs.dice_names()})
+    return jsonify({"dice": catalogs.dice_names(current_app.config["GAME_DATA"])})
 
 
 @bp.post("/commands")

@@ -241,6 +241,15 @@ def log_in(pin: str) -> bool:
     return True
 
 
+def confirm_pin(pin: object) -> None:
+    """403 unless ``pin`` is the table's PIN (wrong guesses counted as at login): for what only the one
+    who knows the PIN may do, even from a phone already in (one let in by a join code never saw it)."""
+    pin_guard = guard()
+    _refuse_if_locked(pin_guard)
+    if not isinstance(pin, str) or not _check(pin_guard, pin):
+        raise Forbidden("type the table's current PIN: only someone who knows it may change it")
+
+
 def log_out() -> None:
     phones.leave()
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
+from collections.abc import Mapping
+from pathlib import Path
 
 from companion.dice import Dice
 from companion.engine import JSON, Game, Player, Setup
@@ -53,15 +55,16 @@ def _card_catalog(game: str, _generation: int) -> tuple[dict[str, JSON], ...] | 
     return None if cards is None else tuple(cards)
 
 
-def dice_names() -> dict[str, dict[str, JSON]]:
-    """Per game die id: its title and how people call each face (``{"cube": {"eye": "Orcish Eye"}}``)."""
-    return _dice_names(generation())
+def dice_names(owner_data: Mapping[str, Path] | None = None) -> dict[str, dict[str, JSON]]:
+    """Per game die id: its title and how people call each face (``{"cube": {"eye": "Orcish Eye"}}``),
+    with the dice an owner corrected in the table's ``[data]`` files as the table reads them."""
+    return _dice_names(generation(), tuple(sorted((owner_data or {}).items())))
 
 
 @functools.cache
-def _dice_names(_generation: int) -> dict[str, dict[str, JSON]]:
+def _dice_names(_generation: int, owner_data: tuple[tuple[str, Path], ...]) -> dict[str, dict[str, JSON]]:
     out: dict[str, dict[str, JSON]] = {}
-    for die in Dice.load():
+    for die in Dice.load(owner_data=dict(owner_data)):
         entry = {"title": die.title, "faces": {face: die.name(face) for face in dict.fromkeys(die.faces)}}
         for game_die in (die.kind, *die.answers):
             out.setdefault(game_die, entry)

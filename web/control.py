@@ -54,7 +54,7 @@ def index() -> str:
         games=catalogs.registered_games(),
         default_game=current_app.config["DEFAULT_GAME"],
         default_players=current_app.config["DEFAULT_PLAYERS"],
-        dice=catalogs.dice_names(),
+        dice=catalogs.dice_names(current_app.config["GAME_DATA"]),
         game_css=catalogs.screens("control.css"),
         game_js=catalogs.screens("control.js"),
         player_rolls=bool(current_app.config["PLAYER_ROLLS"]),

@@ -20,6 +20,7 @@ def wants_json() -> bool:
             "/stream",
             "/control/commands",
             "/control/enrol",
+            "/control/dice",
             "/control/seat",
             "/control/result",
             "/control/private",

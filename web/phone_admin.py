@@ -2,7 +2,8 @@
 
 ``GET /control/phones`` lists them (name, seat, last seen) with the join codes waiting;
 ``POST /control/phones/<id>/revoke`` logs one out at once; ``POST /control/pin/change`` sets a new PIN
-and logs every other phone out. All need a trusted phone or the PIN (web.auth).
+and logs every other phone out. All need a trusted phone or the PIN (web.auth); a new PIN also needs
+the current one typed again, so a guest let in by a join code cannot lock the owner out.
 """
 
 from __future__ import annotations
@@ -83,12 +84,16 @@ def revoke(phone_id: str) -> Response:
 @bp.post("/pin/change")
 @auth.require_pin
 def change_pin() -> Response:
-    """``{"pin": "4711"}`` sets that PIN, ``{}`` a new random one; every other phone is logged out."""
+    """``{"current": "1234", "pin": "4711"}`` sets that PIN, without ``pin`` a new random one; every
+    other phone is logged out. ``current`` (or the PIN header) is the PIN now: a phone let in by a join
+    code never knew it, and found by attacking, such a guest could lock every other phone out."""
     if current_app.config["PIN_FROM_SETTINGS"]:
         raise Conflict("the PIN is set in the settings file (pin = ...): change it there and restart")
     body = limits.read_json()
-    if not isinstance(body, Mapping) or set(body) - {"pin"}:
-        raise BadRequest('send {"pin": "4711"} for that PIN, or {} for a new random one')
+    if not isinstance(body, Mapping) or set(body) - {"pin", "current"}:
+        raise BadRequest('send {"current": "1234", "pin": "4711"} for that PIN, or no "pin" for a new one')
+    if auth.caller().phone is not None:  # the PIN header, when sent, was checked already
+        auth.confirm_pin(body.get("current"))
     pin = body.get("pin")
     if pin is None:
         pin = phones.new_pin()

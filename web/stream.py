@@ -14,7 +14,9 @@ The first message of every connection is the full current view (the subscription
 
 Each stream holds one server thread while it is open, so at most ``SSE_MAX_STREAMS`` are served at
 once (503 beyond, and EventSource retries; a stream stalled for ``EVICT_STALLED_SECONDS`` gives its
-place to a new screen first); a client that goes away is normal and logged at debug.
+place to a new screen first, then the oldest stream of the address holding the most, when that is at
+least two more than the new screen's address holds: one machine that opens every place, reading them
+all, cannot keep the TV and the phones off); a client that goes away is normal and logged at debug.
 
 Under ``companion serve`` the server lets the app push to a stream's connection, and one thread writes
 every view to every stream (web.fanout: fast with many screens, bounded for clients that do not read);
@@ -28,6 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from typing import Protocol
 
 from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.exceptions import ServiceUnavailable
@@ -48,6 +51,26 @@ EVICT_STALLED_SECONDS = 5.0
 """With every stream taken, a new screen replaces a stream whose client has read nothing this long."""
 
 
+class Place(Protocol):
+    """An open stream as ``Streams`` counts it per address: closed by ``evict`` for a fairer share."""
+
+    address: str
+
+    def evict(self) -> None: ...
+
+
+class GeneratorPlace:
+    """A stream sent by its own generator (``events``): evicting it ends the generator within
+    ``POLL_SECONDS``."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.evicted = threading.Event()
+
+    def evict(self) -> None:
+        self.evicted.set()
+
+
 class Streams:
     """The open streams of one app: counted, all ended at once on shutdown, and sharing the encoded
     message of the latest view (every client sends the same bytes: encode once, not once per TV)."""
@@ -60,6 +83,8 @@ class Streams:
         self._last: tuple[Mapping[str, JSON] | None, bytes] = (None, b"")
         self.fanout: Fanout | None = None
         """The pushed streams' writer, made with the first of them."""
+        self._by_address: dict[str, list[Place]] = {}
+        """The pushed streams each client address holds, oldest first (for a fair share of places)."""
 
     def message(self, view: Mapping[str, JSON]) -> bytes:
         """The SSE message of ``view`` as bytes, encoded by the first stream that sends it."""
@@ -101,6 +126,26 @@ class Streams:
             self._open -= 1
             self._lock.notify_all()
 
+    def hold(self, place: Place) -> None:
+        with self._lock:
+            self._by_address.setdefault(place.address, []).append(place)
+
+    def release(self, place: Place) -> None:
+        with self._lock:
+            held = self._by_address.get(place.address, [])
+            if place in held:
+                held.remove(place)
+            if not held:
+                self._by_address.pop(place.address, None)
+
+    def oldest_of_greediest(self, address: str) -> Place | None:
+        """The oldest stream of the address holding the most, when it holds at least two more than
+        ``address`` (a new screen's) does: the one to close for it. None when the places are shared."""
+        with self._lock:
+            mine = len(self._by_address.get(address, ()))
+            greedy = max(self._by_address.values(), key=len, default=[])
+            return greedy[0] if len(greedy) >= mine + 2 else None
+
     def wait_all_closed(self, timeout: float) -> bool:
         """True once no stream is open (within ``timeout`` seconds)."""
         with self._lock:
@@ -137,11 +182,14 @@ def events(
     keepalive: float,
     retry_ms: int,
     client_gone: Callable[[], bool] = lambda: False,
+    place: GeneratorPlace | None = None,
 ) -> Generator[bytes, None, None]:
     """The text of one stream (counted in ``streams`` already, see ``Streams.reserve``); closes the
-    subscription when the client goes or the app stops."""
+    subscription when the client goes, the app stops or ``place`` is evicted."""
     now = time.monotonic
     sent = 0
+    if place is not None:
+        streams.hold(place)
     try:
         yield f"retry: {retry_ms}\n\n".encode()
         quiet_since = now()
@@ -149,6 +197,8 @@ def events(
         while not streams.stopping.is_set() and not subscription.closed:
             if client_gone():  # the server saw the socket close: free this thread now, not at the
                 log.debug("a stream client went away after %d views", sent)  # next write
+                return
+            if place is not None and place.evicted.is_set():
                 return
             view = subscription.get(timeout=min(POLL_SECONDS, keepalive))
             if view is not None:
@@ -167,6 +217,8 @@ def events(
         raise
     finally:
         subscription.close()
+        if place is not None:
+            streams.release(place)
         streams.closed()
 
 
@@ -191,12 +243,21 @@ class PushedStream:
     """A stream written by the fan-out: this (the server's thread for the request) writes the retry hint
     and the first view, hands the connection to the fan-out, and waits until the stream ends."""
 
-    def __init__(self, streams: Streams, fanout: Fanout, push: Push, retry_ms: int) -> None:
+    def __init__(
+        self, streams: Streams, fanout: Fanout, push: Push, retry_ms: int, address: str = ""
+    ) -> None:
         self._streams = streams
         self._fanout = fanout
         self._client: Client = fanout.open(push)
         self._retry_ms = retry_ms
         self._closed = False
+        self.address = address
+        streams.hold(self)
+
+    def evict(self) -> None:
+        """Ends this stream for a screen of another address (its browser reconnects if it is alive)."""
+        self._client.push.drop()
+        self._fanout.close(self._client)
 
     def __iter__(self) -> Iterator[bytes]:
         client = self._client
@@ -210,18 +271,32 @@ class PushedStream:
         if self._closed:
             return
         self._closed = True
+        self._streams.release(self)
         self._fanout.close(self._client)
         # Said before the stream stops counting: whoever waits for the count sees the line too.
         log.debug("a stream client went away after %d views", self._client.sent)
         self._streams.closed()
 
 
-def _reserve(streams: Streams) -> None:
-    """Counts the new stream, making room by closing a stalled one if every place is taken."""
+def reserve_place(streams: Streams, address: str) -> bool:
+    """Counts a new stream from ``address``, making room if every place is taken: by closing a stalled
+    one, else the oldest of an address holding at least two more (``Streams.oldest_of_greediest``).
+    False (nothing counted) when there is no room."""
     if streams.reserve():
-        return
+        return True
     fanout = streams.fanout
     if fanout is not None and fanout.drop_most_stalled(EVICT_STALLED_SECONDS) and streams.reserve(2.0):
+        return True
+    greedy = streams.oldest_of_greediest(address)
+    if greedy is not None:
+        log.warning("every stream place is taken, most by %s: its oldest stream made room", greedy.address)
+        greedy.evict()
+        return streams.reserve(2.0)
+    return False
+
+
+def _reserve(streams: Streams, address: str) -> None:
+    if reserve_place(streams, address):
         return
     raise ServiceUnavailable(f"{streams.limit} screens are streaming already: close one and retry")
 
@@ -230,7 +305,8 @@ def _reserve(streams: Streams) -> None:
 def stream() -> Response:
     streams = streams_of(current_app)  # type: ignore[arg-type]  # the proxy is the app
     config = current_app.config
-    _reserve(streams)
+    address = request.remote_addr or ""
+    _reserve(streams, address)
     push = request.environ.get(PUSH_ENVIRON)
     body: Iterable[bytes]
     try:
@@ -245,7 +321,7 @@ def stream() -> Response:
                     stopping=streams.stopping,
                 )
             )
-            body = PushedStream(streams, fanout, push, int(config["SSE_RETRY_MS"]))
+            body = PushedStream(streams, fanout, push, int(config["SSE_RETRY_MS"]), address)
         else:
             body = StartedStream(
                 events(
@@ -255,6 +331,7 @@ def stream() -> Response:
                     retry_ms=int(config["SSE_RETRY_MS"]),
                     # waitress tells when the client's socket closed (other servers: at the next write).
                     client_gone=request.environ.get("waitress.client_disconnected") or (lambda: False),
+                    place=GeneratorPlace(address),
                 )
             )
     except BaseException:

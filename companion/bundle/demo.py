@@ -31,8 +31,10 @@ class DemoTable(Protocol):
     def position(self) -> LivePosition:
         """The current position (the session's latest published one)."""
 
-    def submit(self, payload: Mapping[str, JSON]) -> bool:
-        """Submits an action as if from the control page; True when accepted."""
+    def submit(self, payload: Mapping[str, JSON], seat: int | None = None) -> bool:
+        """Submits an action as if from the control page; True when accepted. ``seat``: as the phone
+        that plays that seat (checked like any phone: its own seat's decisions and secrets only); None:
+        as the table's owner."""
 
     def wait_after(self, seq: int, timeout: float) -> bool:
         """Waits (bounded) until an input after ``seq`` was accepted; True when one was."""
@@ -49,7 +51,10 @@ class DemoLayout:
 
     readers: int
     buttons: tuple[int, ...]
-    dice: tuple[tuple[int, str], ...]
+    dice: tuple[tuple[int, str | tuple[str, ...]], ...]
+    """(device die, die id): the die of the dice data it is, or several alike in faces that it stands for
+    (``("d6", "d3")``: one six-sided e-die read as whichever the engine asks for, as ``[table.dice]``
+    allows)."""
     table: Mapping[str, Any]
 
 

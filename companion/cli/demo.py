@@ -46,7 +46,7 @@ from companion.dice import Dice
 from companion.engine import JSON
 from companion.games import UnknownGameError, bundles, find_bundle
 from companion.session import EventLogError
-from companion.session.contract import Command
+from companion.session.contract import Command, Sender
 from companion.settings import Settings, SettingsError
 from companion.table import TagRegistry, normalise_uid
 
@@ -160,8 +160,10 @@ class SessionTable:
     def position(self) -> LivePosition:
         return self._session.position()  # type: ignore[no-any-return]
 
-    def submit(self, payload: Mapping[str, JSON]) -> bool:
-        outcome = self._session.submit(Command(kind="act", source="control", payload=dict(payload)))
+    def submit(self, payload: Mapping[str, JSON], seat: int | None = None) -> bool:
+        sender = Sender(seat=seat) if seat is not None else None  # a seat's own phone, checked as such
+        command = Command(kind="act", source="control", payload=dict(payload), sender=sender)
+        outcome = self._session.submit(command)
         if not outcome.accepted:
             # Someone at the control page got there first: the next step reads the new position.
             log.info("demo action %s refused: %s", dict(payload), outcome.reason)
@@ -300,20 +302,26 @@ def device_settings(layout: DemoLayout, dice: Dice, **settings: Any) -> Any:
 
     return VirtualSettings(
         readers=layout.readers,
-        dice=tuple((die, dice[kind].sides) for die, kind in layout.dice),
+        dice=tuple((die, dice[_kinds(kind)[0]].sides) for die, kind in layout.dice),
         buttons=layout.buttons,
         **settings,
     )
 
 
 def table_section(layout: DemoLayout) -> dict[str, Any]:
-    """The layout's ``[table]`` settings, with ``[table.dice]`` naming each of its device dice."""
-    return {"dice": {str(die): kind for die, kind in layout.dice}, **layout.table}
+    """The layout's ``[table]`` settings, with ``[table.dice]`` naming each of its device dice (a list
+    for a die that stands for several)."""
+    named = {str(die): kind if isinstance(kind, str) else list(kind) for die, kind in layout.dice}
+    return {"dice": named, **layout.table}
 
 
 def dice_ids(layout: DemoLayout) -> dict[str, int]:
     """Die kind -> the device die that is it, for the demo's hands (``SessionTable``)."""
-    return {kind: die for die, kind in layout.dice}
+    return {each: die for die, kind in layout.dice for each in _kinds(kind)}
+
+
+def _kinds(kind: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (kind,) if isinstance(kind, str) else tuple(kind)
 
 
 def _camera_demo(

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cli.sensors import start_sensors
+from companion.dice import Dice
 from companion.session.contract import SessionPort
 from companion.settings import Settings
 from companion.table import DiceOwners, Table, TableConfig, TagRegistry
@@ -76,7 +77,13 @@ def adapters(settings: Settings, session: SessionPort, frames: Any | None = None
         owners = DiceOwners.open(settings.db)
         stack.callback(owners.close)
         table = Table(
-            session, TableConfig.from_mapping(settings.extra.get("table", {})), registry, owners=owners
+            session,
+            TableConfig.from_mapping(settings.extra.get("table", {})),
+            registry,
+            dice=Dice.load(
+                owner_data=settings.game_data
+            ),  # the owner's corrected faces, as the engines read them
+            owners=owners,
         )
         table.start()
         stack.callback(table.stop)

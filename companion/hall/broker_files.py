@@ -94,7 +94,10 @@ def mosquitto_conf(
     if persistence is not None:
         lines += ["persistence true", f"persistence_location {persistence}/", "autosave_interval 60"]
     if password_path is not None:
-        lines += ["allow_anonymous false", f"password_file {password_path}"]
+        # A client's id is its user name: without it a table could connect under another table's
+        # client id (or the hall's) and the broker would close that one's connection ("already
+        # connected"), take over the hall's persistent session, or wipe it with a clean start.
+        lines += ["allow_anonymous false", f"password_file {password_path}", "use_username_as_clientid true"]
     else:
         lines += ["allow_anonymous true"]
     if acl_path is not None:

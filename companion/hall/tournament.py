@@ -148,7 +148,33 @@ class Tournament:
         if self.format == "swiss" and round_number == 0:
             raise TournamentError(f"{', '.join(names)} are not paired together in round {self.current_round}")
         kept = tuple(r for r in self.records if r.key != record.key)
+        if self.format == "swiss":
+            kept = self._one_result_per_pairing(kept, names, round_number, record.table)
         return replace(self, records=(*kept, replace(record, players=names, round=round_number)))
+
+    def _one_result_per_pairing(
+        self, kept: tuple[GameRecord, ...], names: tuple[str, ...], round_number: int, table: str
+    ) -> tuple[GameRecord, ...]:
+        """A Swiss pairing has one result per round: a second game of the same players (a rematch for
+        fun, or a table publishing a game it never hosted) would count twice. The first confirmed
+        counts, except that the result of the table the pairing was assigned to replaces one from
+        elsewhere (a table that forged it); TournamentError otherwise, for the organiser to strike."""
+        wanted = sorted(name_key(n) for n in names)
+        same = [
+            r for r in kept if r.round == round_number and sorted(name_key(p) for p in r.players) == wanted
+        ]
+        if not same:
+            return kept
+        rnd = next(r for r in self.rounds if r.number == round_number)
+        groups = [sorted(name_key(p) for p in group) for group in rnd.tables]
+        assigned = rnd.hall_tables[groups.index(wanted)] if rnd.hall_tables and wanted in groups else None
+        if assigned == table and all(r.table != assigned for r in same):
+            return tuple(r for r in kept if r not in same)
+        first = same[0]
+        raise TournamentError(
+            f"{', '.join(names)} have a result in round {round_number} already (table {first.table},"
+            f" game #{first.game_id}): strike it to count another"
+        )
 
     def unrecord(self, table: str, log: str, game_id: int) -> Tournament:
         return replace(self, records=tuple(r for r in self.records if r.key != (table, log, game_id)))

@@ -28,7 +28,9 @@ class Sender:
     any seat may do for the table: a hand correction), and undo or redo only such actions. None: a
     shared phone (a scribe), which acts for every seat but may not send, undo or redo a secret action
     (``Game.secret_action``). ``rolls``: whether a phone that plays a seat enters its own seat's dice
-    (False: the table's dice or a shared phone enter every roll).
+    (False: the table's dice or a shared phone enter every roll). ``held``: the seats phones play; a
+    shared phone does not act (nor undo, nor redo) for them (rolls aside when ``rolls`` is False): leaving
+    one's own seat must not turn a phone into a way to play another's (a take-over is the recorded way).
 
     A command without a sender comes from the table itself (readers, buttons, the CLI) or from its
     owner (a script with the table's PIN), and may do anything.
@@ -36,6 +38,7 @@ class Sender:
 
     seat: int | None = None
     rolls: bool = True
+    held: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)

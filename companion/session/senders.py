@@ -37,8 +37,11 @@ def refusal(
             return None
         return f"{game.title} does not say whose move this is: only a shared phone can {doing}"
     if sender.seat is None:
-        if not secret:
+        rolls_are_shared = isinstance(action, Roll) and not sender.rolls  # players' phones enter none
+        if not secret and (actor is None or actor not in sender.held or rolls_are_shared):
             return None
+        if not secret:
+            return f"{name(actor)} plays on their own phone: only it can {doing} (or take the seat over)"
         owner = f"{name(actor)}'s phone" if actor is not None else "the phone of the seat it belongs to"
         return f"this is secret: only {owner} can {doing} (choose your seat on your own phone)"
     if isinstance(action, Roll) and not sender.rolls and doing == "do that":

@@ -18,7 +18,8 @@ Whose roll a die answers: a die a phone gave to a seat (``DiceOwners``, the ``ow
 answers only its owner's rolls, and for its owner when several players are asked; a die nobody owns
 answers the one player asked, or, when several are (co-operative throws for the party, simultaneous
 checks), the first of them the prompt still waits for who has no die of their own. Each player's
-dice are gathered apart.
+dice are gathered apart. A throw for the table (``RollRequest.anyone``: an enemy's attack in a
+co-operative game) takes any die, whoever owns it, for the prompt's first player.
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ class RollCollector:
         request = asked.roll if asked is not None else None
         if asked is None or request is None or not asked.players:
             return self._unasked(roll)
-        if owner is not None and owner not in position.names:
-            owner = None  # a seat of an earlier, bigger game: anyone's die
-        player = _roller(asked, owner, owned)
+        if owner is not None and (owner not in position.names or request.anyone):
+            owner = None  # a seat of an earlier, bigger game, or a throw for the table: anyone's die
+        player = asked.players[0] if request.anyone else _roller(asked, owner, owned)
         try:
             reading = self._device_dice.read(
                 roll.die, roll.face, roll.faces, self._missing(player, request, asked.kind)
@@ -109,7 +110,7 @@ class RollCollector:
         del self._collecting[player]
         faces = tuple(s for s in collecting.symbols if s is not None)
         names = ", ".join(self._name(request.die_at(i), s) for i, s in enumerate(faces))
-        title = die.title if not request.dice else request.die
+        title = self._title_of(request)
         action = Roll(player, request.die, faces)
         observation = {"type": "dice_rolled", "dice": collecting.observations}
         return Act(action, f"{position.name(player)}'s {title} roll ({names})", observation)
@@ -159,7 +160,10 @@ class RollCollector:
         return physical.title if physical is not None else game_die
 
     def _title_of(self, request: RollRequest) -> str:
-        return request.die if request.dice else self._title(request.die)
+        """How people call the roll: its die, or the dice of a mixed throw ("yellow attack die + red ...")."""
+        if request.dice:
+            return " + ".join(self._title(die) for die in dict.fromkeys(request.dice))
+        return self._title(request.die)
 
     def _name(self, game_die: str, symbol: str) -> str:
         physical = self._physical(game_die)

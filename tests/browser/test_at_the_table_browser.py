@@ -21,7 +21,7 @@ def phone(browser: Any, table: LiveTable) -> Any:
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
     # The first view drawn: the page's script has started (its config read, the forms set up).
-    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
+    page.wait_for_function("!!document.body && document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
     return page
 
 

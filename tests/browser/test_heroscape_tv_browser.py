@@ -406,6 +406,7 @@ def test_a_phone_shows_its_teammates_markers_read_only(browser, table):
     mate.wait_for(timeout=TIMEOUT_MS)
     assert mate.count() == 1 and mate.get_attribute("data-seat") == "1"
     assert mate.inner_text().startswith(f"{names[1]}'s markers: 1 Tor-Kul-Na")
+    first.wait_for_selector("#hs-place-markers", timeout=TIMEOUT_MS)  # drawn with the seat's view
     assert first.locator("#hs-place-markers").count() == 1  # Grotsnik still places only his own
     third = phone(browser, table)
     wait_for_seq(third, seq)

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from companion.games.orcwars_too.tables import every_cell
+
 from .browser_support import PIN, LiveTable
 
 pytestmark = pytest.mark.browser
@@ -87,6 +89,12 @@ def small_or_clipped(page: Any) -> list[str]:
               for (const box of document.querySelectorAll('.ow-armies, .ow-right, .ow-player')) {
                 if (box.scrollHeight > box.clientHeight + 1) out.push(`cut off: ${box.className}`);
               }
+              for (const land of document.querySelectorAll('.ow-land-name')) {
+                if (land.textContent.endsWith('…')) out.push(`shortened: ${land.textContent}`);
+              }
+              for (const line of document.querySelectorAll('.ow-sub, .ow-facts')) {
+                if (line.scrollWidth > line.clientWidth + 1) out.push(`cut off: ${line.textContent.trim()}`);
+              }
               return out;
             }""",
             MIN_TEXT_PX,
@@ -107,6 +115,17 @@ def test_a_battle_on_the_tv_strategies_secret_then_revealed_with_the_damage(brow
     thar.select_option("#c-seat", "0")
     thar.wait_for_selector("#ow-strategy-charge", timeout=TIMEOUT_MS)
     assert thar.locator("#ow-strategy-flee").count() == 0  # Thar has an army: no lonely chief's flight
+    # The ratio table worked out at both powers, from Thar's side (the defender): rows his strategy.
+    position = table.session.position()
+    fight = position.game.view(position.state)["battle"]
+    thar_power, their_power = fight["defender"]["power"], fight["attacker"]["power"]
+    assert f"your power {thar_power} against {their_power}" in thar.locator(".ow-chart-title").inner_text()
+    cell = every_cell(their_power, thar_power)[1]  # they charge, Thar advances carefully
+    assert (cell["attacker"], cell["defender"]) == ("charge", "careful")
+    shown = thar.locator(".ow-chart tr").nth(2).locator("td").nth(0).inner_text().split()
+    assert shown[0].startswith(f"−{cell['damage_to_defender']}") and shown[1].startswith(
+        str(cell["damage_to_attacker"])
+    )
     thar.screenshot(path=str(artifacts / "orcwars-phone-strategy.png"), full_page=True)
     thar.click("#ow-strategy-charge")
     thar.wait_for_selector("text=You chose Mindless Charge", timeout=TIMEOUT_MS)
@@ -150,3 +169,104 @@ def test_a_phone_cannot_choose_another_seats_strategy(browser, table):
     assert status == 403
     assert table.session.position().state.battle.defender.proposed == ""
     ugluk.context.close()
+
+
+def test_six_chiefs_at_the_demo_table_fit_the_tv_battle_and_lands(browser, page, table, artifacts):
+    """The demo's chiefs play a six-seat game through the session; the TV is checked (nothing under
+    20 px, nothing clipped) in the setup, during a battle and between battles, at 1080p and 720p."""
+    from companion.games.orcwars_too.demo import PLAYERS, OrcwarsDemo
+
+    answer = table.command("new_game", {"game": "orcwars-too", "players": list(PLAYERS), "options": {}})
+    assert answer["accepted"], answer
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, int(answer["seq"]))
+    shots = {
+        "setup": lambda p: p.state.phase == "setup" and sum(len(h.counters) for h in p.state.hands) >= 20,
+        "battle": lambda p: (
+            p.state.battle is not None and p.state.battle.revealed and bool(p.state.battle.attacker.real)
+        ),
+        "lands": lambda p: p.state.battle is None and p.state.last_battle is not None and p.state.turn >= 2,
+    }
+    for name, moment in shots.items():
+        table.play_until(moment, seed=4, kit=OrcwarsDemo)
+        wait_for_seq(page, table.session.position().seq)
+        for width, height in ((1920, 1080), (1280, 720)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(100)  # the scale follows the resize event
+            assert small_or_clipped(page) == [], (name, width)
+            page.screenshot(path=str(artifacts / f"orcwars-six-{name}-{height}.png"))
+        if name == "setup":  # the table waits for its slowest chief: how many are ready, what each still does
+            state = table.session.position().state
+            ready = sum(s.stage == "ready" for s in state.setups)
+            assert f"{ready} of 6 chiefs ready · tribe cup {len(state.cup)} chips" in page.inner_text(
+                ".ow-turn"
+            )
+            assert "trading?" not in page.inner_text("body")
+        if name == "battle":  # the defender's own phone, its hand and the dice to enter
+            seat = table.session.position().state.battle.defender.owner
+            chief = phone(browser, table)
+            wait_for_seq(chief, table.session.position().seq)
+            chief.select_option("#c-seat", str(seat))
+            chief.wait_for_selector("text=hand (secret)", timeout=TIMEOUT_MS)
+            position = table.session.position()
+            hand = position.game.private_view(position.state, seat)["hand"]
+            units = sum(c["kind"] in ("leader", "troop", "war-machine") for c in hand)
+            assert f"{units} units in hand (at most 10 after B5)" in chief.inner_text("body")
+            grouped = chief.locator(".ow-hand-line").all_inner_texts()  # leaders first, alike chips once
+            assert grouped and all(
+                line.split(":")[0] in ("Leaders", "Troops", "War machines", "Other") for line in grouped
+            )
+            chief.screenshot(path=str(artifacts / "orcwars-six-phone-battle.png"), full_page=True)
+            chief.context.close()
+
+
+def test_a_chief_enters_his_draws_on_his_phone_from_the_chips_grouped_as_they_look(browser, table):
+    """No reader: the setup's draws tapped on the phone, the picker grouped (leaders, troops, ...) with
+    how many of each chip are left unseen; a chip with none left cannot be tapped."""
+    table.new_game(players=2, game="orcwars-too")
+    seq = act(table, {"kind": "take_bosses", "player": 0, "leaders": ["thar"]})
+    thar = phone(browser, table)
+    wait_for_seq(thar, seq)
+    thar.select_option("#c-seat", "0")
+    thar.wait_for_selector("#ow-draw", timeout=TIMEOUT_MS)
+    groups = thar.locator(".ow-draw-group").all_inner_texts()
+    assert groups[:2] == ["Leaders (authority)", "Troops (power)"]
+    red_orcs = thar.locator(".ow-grid button", has_text="Red Orcs 2")
+    assert red_orcs.locator(".ow-left").inner_text() == "4 left"
+    for left in ("3 left", "2 left"):
+        red_orcs.click()
+        thar.wait_for_function(
+            "(t) => [...document.querySelectorAll('.ow-left')].some(n => n.textContent === t)", arg=left
+        )
+    thar.click("#ow-draw")
+    thar.wait_for_selector("text=Red Orcs 2 ×2", timeout=TIMEOUT_MS)  # in his hand, alike chips once
+    hand = table.session.position().state.hands[0].counters
+    assert sorted(c.split("#")[0] for c in hand) == ["red-orcs", "red-orcs", "thar"]
+    thar.context.close()
+
+
+def test_a_lone_leaders_orders_are_open_on_his_chiefs_phone_with_what_he_did(browser, table):
+    table.new_game(players=2, game="orcwars-too")
+    hands = {
+        0: ("thar", ("red-orcs",) * 3 + ("ogres", "trolls")),
+        1: ("grubnash", ("bugbears", "ogres", "gnolls", "gnolls", "spy")),
+    }
+    for seat, (boss, chips) in hands.items():
+        act(table, {"kind": "take_bosses", "player": seat, "leaders": [boss]})
+        act(table, {"kind": "draw", "player": seat, "counters": list(chips)})
+        act(table, {"kind": "done", "player": seat})
+    act(table, {"kind": "roll", "player": 0, "die": "d6", "faces": ["6"]})
+    act(table, {"kind": "roll", "player": 1, "die": "d6", "faces": ["1"]})
+    act(table, {"kind": "draw", "player": 0, "counters": ["kol-kobolds"] * 3})
+    act(table, {"kind": "done", "player": 0})
+    seq = act(
+        table, {"kind": "levy", "player": 0, "leader": "thar", "counters": ["red-orcs#1", "red-orcs#2"]}
+    )
+    thar = phone(browser, table)
+    wait_for_seq(thar, seq)
+    thar.select_option("#c-seat", "0")
+    card = thar.locator("details.ow-army-card[open]")
+    card.wait_for(timeout=TIMEOUT_MS)
+    assert card.count() == 1 and card.locator("summary").inner_text().endswith("· levied")
+    assert card.get_by_role("button", name="Move").is_visible()
+    thar.context.close()

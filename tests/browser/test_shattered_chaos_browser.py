@@ -29,7 +29,7 @@ def phone(browser: Any, table: LiveTable) -> Any:
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
     # The first view drawn: the page's script has started (its forms set up).
-    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
+    page.wait_for_function("!!document.body && document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
     return page
 
 
@@ -69,9 +69,17 @@ def small_or_clipped(page: Any) -> list[str]:
 def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     ann = phone(browser, table)
     ann.select_option("#c-game", "shattered-chaos")  # the New game section is open: no game is running
-    ann.fill('[data-option="adventurers"]', "Bastion, Deadeye, Raider, Stalker")
     while ann.locator("#c-players li").count() > 4:  # the form offers the party of five: four play
         ann.locator("#c-players li button").last.click()
+    ann.locator("#c-players li input[type=text]").first.fill("Ann")  # a typed name stays
+    menus = ann.locator('[data-option="adventurers"] select')  # one menu per player, in seat order
+    assert menus.count() == 4
+    for index, adventurer in enumerate(("bastion", "deadeye", "raider", "stalker")):
+        menus.nth(index).select_option(f'"{adventurer}"')
+        if adventurer == "raider":  # the fourth seat's Raider: the two seats swap, nobody plays twice
+            assert menus.nth(3).input_value() == '"mender"'
+            assert ann.locator("#c-players li input[type=text]").nth(3).input_value() == "Mender"
+    ann.screenshot(path=str(artifacts / "shattered-chaos-phone-new-game.png"), full_page=True)
     ann.click("#c-start")
     ann.wait_for_function(
         "document.getElementById('c-prompt').textContent.startsWith('Round 1, adventurer phase')",
@@ -79,6 +87,8 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     )
     view = table.session.view()["game"]
     assert [p["adventurer"] for p in view["players"]] == ["Bastion", "Deadeye", "Raider", "Stalker"]
+    # The offered seats were named after the data's adventurers: each name followed its seat's menu.
+    assert [p["name"] for p in view["players"]] == ["Ann", "Deadeye", "Raider", "Stalker"]
     accepted(table, {"kind": "place_enemy", "model": 21})
     accepted(table, {"kind": "place_enemy", "model": 41})
     seq = accepted(table, {"kind": "place_condition", "condition": "destruction", "model": 41})
@@ -154,22 +164,54 @@ def test_an_adventure_on_the_tv_and_the_phones(browser, page, table, artifacts):
     assert "Draw" in page.locator(".sc-evaluation-cards").inner_text()
     accepted(table, {"kind": "close_campaign"})
     page.wait_for_selector("#final:not([hidden])", timeout=TIMEOUT_MS)
-    assert page.locator(".final-title").inner_text() == "Adventure 1 won!"
+    assert page.locator(".final-title").inner_text() == "Adventure 1 won in round 1"
     assert page.locator(".final-winner").count() == 4
+    summary = page.locator(".final-summary").inner_text()  # the party's evaluation, nobody ranked
+    assert "0 damage suffered" in summary and "draw 8 chaos cards, keep 4" in summary
+    assert "Campaign log: adventures: 1W1" in summary
     page.screenshot(path=str(artifacts / "shattered-chaos-tv-final.png"))
+    # Ann's phone: the same, and the new-game form carries the campaign on to adventure 2.
+    ann.wait_for_selector("#c-result:not([hidden])", timeout=TIMEOUT_MS)
+    assert "Campaign log: adventures: 1W1" in ann.locator("#c-result").inner_text()
+    assert ann.locator("#c-result ol").count() == 0  # a co-operative party is not ranked
+    assert ann.locator('[data-option="campaign"]').input_value() == "adventures: 1W1"
+    assert ann.locator('[data-option="adventure"]').input_value() == "2"
+    menus = ann.locator('[data-option="adventurers"] select')
+    assert [menus.nth(i).input_value() for i in range(4)] == [
+        '"bastion"',
+        '"deadeye"',
+        '"raider"',
+        '"stalker"',
+    ]
+    ann.screenshot(path=str(artifacts / "shattered-chaos-phone-final.png"), full_page=True)
+    # The form changed by hand, "Same players again" goes on with the campaign, not adventure 1 afresh.
+    ann.select_option('[data-option="adventure"]', "1")
+    ann.fill('[data-option="campaign"]', "")
+    ann.click("#c-rematch")
+    assert ann.locator('[data-option="adventure"]').input_value() == "2"
+    assert ann.locator('[data-option="campaign"]').input_value() == "adventures: 1W1"
+    assert ann.locator('[data-option="adventurers"] select').nth(2).input_value() == '"raider"'
 
 
 def test_five_adventurers_and_a_reaction_on_the_phone(browser, page, table, artifacts):
     players = [{"name": n} for n in ("Anna", "Ben", "Cleo", "Dmitri", "Eva")]
-    options = {"adventurers": "Bastion, Deadeye, Raider, Stalker, Thrasher"}
+    options = {"adventurers": ["bastion", "deadeye", "raider", "stalker", "thrasher"]}
     answer = table.command("new_game", {"game": "shattered-chaos", "players": players, "options": options})
     assert answer["accepted"], answer
     accepted(table, {"kind": "place_enemy", "model": 21})
     for seat in range(5):
         for _ in range(2):
             accepted(table, {"kind": "move", "player": seat})
-    accepted(table, {"kind": "sighted", "model": 21, "adventurers": [1]})  # range 3: it sees Deadeye
-    seq = accepted(table, {"kind": "roll", "player": 1, "die": "sc-attack", "faces": ["red:1"]})
+    seq = accepted(table, {"kind": "sighted", "model": 21, "adventurers": [1]})  # range 3: it sees Deadeye
+    # The enemy's throw is the table's: Cleo's phone (Raider's seat) may enter it for gremlin 21.
+    cleo = phone(browser, table)
+    cleo.select_option("#c-seat", "2")
+    cleo.wait_for_selector("#sc-enter-throw", timeout=TIMEOUT_MS)
+    assert "The enemy's dice" in cleo.locator("#c-rolls").inner_text()
+    cleo.click('[data-face="red:1"]')
+    cleo.click("#sc-enter-throw")
+    seq = seq + 1
+    cleo.context.close()
     page.goto(f"{table.url}/")
     wait_for_seq(page, seq)
     assert page.locator(".sc-hero").count() == 5
@@ -185,3 +227,53 @@ def test_five_adventurers_and_a_reaction_on_the_phone(browser, page, table, arti
     ben.click("#sc-attack")
     page.wait_for_selector(".sc-middle h2:text-matches('reaction', 'i')", timeout=TIMEOUT_MS)
     assert table.session.view()["game"]["attack"]["reaction"] is True
+
+
+def test_a_card_laid_at_the_table_goes_with_the_attack_the_phone_declares(browser, page, table, artifacts):
+    players = [{"name": n} for n in ("Anna", "Ben", "Cleo", "Dmitri")]
+    options = {"adventurers": ["bastion", "deadeye", "raider", "stalker"]}
+    answer = table.command("new_game", {"game": "shattered-chaos", "players": players, "options": options})
+    assert answer["accepted"], answer
+    accepted(table, {"kind": "place_enemy", "model": 21})
+    accepted(table, {"kind": "chaos_call", "player": 1})
+    accepted(table, {"kind": "draw_card", "player": 1, "card": "b25"})
+    accepted(table, {"kind": "partner", "player": 1, "partner": None})
+    seq = accepted(table, {"kind": "lay_card", "player": 1, "card": "b25"})  # as the discard reader says
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, seq)
+    laid = page.locator('.sc-hero[data-seat="1"] .sc-card.is-laid')
+    assert laid.inner_text() == "+2 range → attack"
+    assert small_or_clipped(page) == []
+    page.screenshot(path=str(artifacts / "shattered-chaos-tv-laid.png"))
+    ben = phone(browser, table)
+    ben.select_option("#c-seat", "1")
+    ben.wait_for_selector("#sc-attack", timeout=TIMEOUT_MS)
+    card = ben.locator("label.check", has_text="laid on the discard pile")
+    assert card.locator("input").is_checked() and card.locator("input").is_disabled()
+    odds = adventurer_odds(default_catalog(), "Deadeye", 1, 0)  # +2 range more cannot change reaching 1
+    assert f"Reaches 1 space: {round(float(odds.reach) * 100)}%" in ben.locator("#sc-odds").inner_text()
+    ben.screenshot(path=str(artifacts / "shattered-chaos-phone-laid.png"))
+    ben.click("#sc-attack")
+    page.wait_for_selector(".sc-middle .sc-instruction", timeout=TIMEOUT_MS)
+    assert "Bronze 25: +2 range" in page.locator(".sc-middle").inner_text()
+    assert table.session.view()["game"]["players"][1]["cards"] == []
+
+
+def test_an_adventure_closed_with_end_game_says_so_and_not_what_came_next(page, table, artifacts):
+    players = [{"name": n} for n in ("Anna", "Ben", "Cleo", "Dmitri")]
+    answer = table.command("new_game", {"game": "shattered-chaos", "players": players, "options": {}})
+    assert answer["accepted"], answer
+    accepted(table, {"kind": "place_enemy", "model": 21})
+    closed = table.command("end_game")
+    assert closed["accepted"], closed
+    page.goto(f"{table.url}/")
+    wait_for_seq(page, int(closed["seq"]))
+    page.wait_for_selector(".sc-round .sc-next", timeout=TIMEOUT_MS)
+    assert (
+        page.locator(".sc-round .sc-next").first.inner_text() == "The adventure was closed here with End game"
+    )
+    assert (
+        "Gremlin 21" in page.locator(".sc-enemies, .sc-box-panel").first.inner_text()
+    )  # the board as it stood
+    assert page.locator(".sc-last").inner_text() == "No attack was made"  # no invitation to attack
+    page.screenshot(path=str(artifacts / "shattered-chaos-tv-closed.png"))

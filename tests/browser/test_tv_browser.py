@@ -105,7 +105,7 @@ def test_device_status_and_notices_are_shown(page, table):
 
 def test_a_tie_names_every_winner(page, table):
     page.goto(f"{table.url}/tv")
-    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
+    page.wait_for_function("!!document.body && document.body.dataset.seq !== undefined", timeout=TIMEOUT_MS)
     players = [
         {"seat": seat, "name": name, "colour": "#888", "active": False, "score": {"total": 300}, "lines": []}
         for seat, name in enumerate(["Grotsnik", "Ugluk", "Snagla"])

@@ -48,6 +48,7 @@ def test_the_config_persists_authenticates_and_encrypts_when_asked():
         "persistence true",
         "allow_anonymous false",
         "password_file /etc/mosquitto/passwd",
+        "use_username_as_clientid true",
         "acl_file /etc/mosquitto/acl",
         "certfile /etc/ssl/hall.crt",
         "message_size_limit 262144",

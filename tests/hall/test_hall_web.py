@@ -226,3 +226,54 @@ def test_a_game_set_aside_and_one_resumed_reach_the_hall_and_the_relayed_ticker_
     feed(state, "t1", "view", view(6, ["Ann", "Ben"], game_id=1))
     told = app.test_client().get("/tables/t1/history?limit=12").json["history"]
     assert [item["seq"] for item in told] == [1, 2, 3, 6]  # game 1's, in log order: not game 2's
+
+
+def test_one_machine_holding_every_stream_place_cannot_keep_the_projector_off(tmp_path):
+    """Found by attacking a running hall: 24 streams from one laptop kept the projector's page (and every
+    relayed TV) at 503. Now a page of another address takes the place of the greediest's oldest."""
+    from companion.cli import serve
+    from tests.web.test_server_load import ended, stream_from
+
+    organiser = Organiser(tmp_path / "event.json", on_change=lambda: state.touch())
+    state = HallState(on_result=organiser.confirmed)
+    context = HallContext("club", state, organiser, "mqtt://127.0.0.1:1883")
+    app = create_hall_app({"HALL_PIN": PIN, "SECRET_KEY": "test", "SSE_MAX_STREAMS": 3}, context)
+    server = serve.Server(app, "127.0.0.1", 0).start()
+    greedy = [stream_from("127.0.0.2", server.port, "/hall/stream") for _ in range(3)]
+    try:
+        assert [s.status for s in greedy] == [200, 200, 200]
+        projector = stream_from("127.0.0.1", server.port, "/hall/stream")
+        assert projector.status == 200
+        assert ended(greedy[0])
+        assert stream_from("127.0.0.2", server.port, "/hall/stream").status == 503
+        projector.close()
+    finally:
+        for stream in greedy:
+            stream.close()
+        server.stop()
+
+
+def test_a_swiss_pairing_counts_one_result_a_round(hall):
+    """Found by attacking a hall: t2 published three confirmed games of Ann and Ben, a pairing assigned
+    to t1, and Ben had three wins after one round (a rematch for fun at t1 counted twice as well)."""
+    app, state, organiser = hall
+    client = organiser_client(app)
+    for table in ("t1", "t2"):
+        feed(state, table, "status", status_message(table, table, "log1", True, None))
+    body = {"name": "Club night", "game": "nim", "players": "\n".join(PLAYERS), "rounds": 2}
+    assert client.post("/hall/event", json=body).status_code == 200
+    assert client.post("/hall/event/round").status_code == 200
+    assert organiser.event.rounds[0].hall_tables == ("t1", "t2")  # Ann and Ben at t1
+    for game_id in (1, 2, 3):
+        feed(state, "t2", "result", final_result("t2", ["Ann", "Ben"], 1, [0, 1], game_id=game_id))
+    assert [(r.table, r.game_id) for r in organiser.event.records] == [("t2", 1)]
+    assert "have a result in round 1 already (table t2, game #1)" in organiser.unmatched[-1]
+    # The table the pairing was assigned to: its result replaces the one from elsewhere.
+    feed(state, "t1", "result", final_result("t1", ["Ann", "Ben"], 0, [0, 1], game_id=7))
+    assert [(r.table, r.game_id, r.winners) for r in organiser.event.records] == [("t1", 7, (0,))]
+    # Its rematch does not count twice; the same game confirmed again still replaces itself.
+    feed(state, "t1", "result", final_result("t1", ["Ann", "Ben"], 1, [0, 1], game_id=8))
+    feed(state, "t1", "result", final_result("t1", ["Ann", "Ben"], 0, [0, 1], game_id=7))
+    assert [(r.table, r.game_id) for r in organiser.event.records] == [("t1", 7)]
+    standings = app.test_client().get("/hall/state").json["event"]["standings"]
+    assert {row["player"]: (row["wins"], row["games"]) for row in standings}["Ann"] == (1, 1)

@@ -278,6 +278,55 @@ def test_the_acl_lets_a_table_write_only_its_own_topics(mosquitto, loop, tmp_pat
             subscriber.stop()
 
 
+def test_a_table_cannot_take_another_tables_or_the_halls_client_id(mosquitto, loop, tmp_path):
+    """With its own password, t2 connected as ``table-club-t1`` (t1 went offline, the two kicked each
+    other off in turn) and as ``hall-club`` (it got the hall's persistent session, queued events and
+    all, and a clean start would have wiped it). Found by attacking a hall with the generated files."""
+    passwords = {"hall": "hall-secret", "t1": "one-secret", "t2": "two-secret"}
+    (tmp_path / "passwd").write_text(password_file(passwords))
+    (tmp_path / "acl").write_text(acl_file("club", ["t1", "t2"]))
+    with EmbeddedBroker(
+        tmp_path / "b", password_file=tmp_path / "passwd", acl_file=tmp_path / "acl", binary=mosquitto
+    ) as broker:
+        state, subscriber = hall(broker.url, loop, username="hall", password="hall-secret")
+        table = Table(tmp_path / "t1.db", broker.url, loop, username="t1", password="one-secret").start()
+        attackers: list[mqtt.Client] = []
+        try:
+            wait_until(lambda: state.table("t1") is not None and state.table("t1").online, what="t1 online")
+            sessions: list[bool] = []
+            for client_id in ("table-club-t1", "hall-club"):
+                hall_session = client_id == "hall-club"  # asks for the hall's persistent session
+                attacker = mqtt.Client(
+                    CallbackAPIVersion.VERSION2,
+                    client_id=client_id,
+                    protocol=mqtt.MQTTv311,
+                    clean_session=not hall_session,
+                )
+                attacker.username_pw_set("t2", "two-secret")
+                attacker.on_connect = lambda c, u, flags, reason, p: sessions.append(flags.session_present)
+                attacker.connect("127.0.0.1", broker.port)
+                attacker.loop_start()
+                attackers.append(attacker)
+                wait_until(lambda: len(sessions) == len(attackers), what=f"the attacker as {client_id}")
+                attacker.loop_stop()
+                attacker.disconnect()
+            assert sessions[1] is False  # a session of its own, never the hall's
+            # A message through the broker after both: whatever the connects did has reached the hall.
+            attackers[-1].reconnect()
+            attackers[-1].loop_start()
+            status = {"table": "t2", "name": "Table t2", "online": True, "log": "x"}
+            attackers[-1].publish("hall/club/tables/t2/status", json.dumps(status), qos=1).wait_for_publish(5)
+            wait_until(lambda: state.table("t2") is not None, what="t2's own status")
+            assert "already connected" not in broker.log.read_text()
+            assert state.table("t1").online and subscriber.online
+        finally:
+            for attacker in attackers:
+                attacker.loop_stop()
+                attacker.disconnect()
+            table.stop()
+            subscriber.stop()
+
+
 def test_hostile_messages_on_table_topics_are_refused_and_counted(broker, loop):
     state, subscriber = hall(broker.url, loop)
     client, _ = raw_client(broker.port)

@@ -125,6 +125,7 @@ def test_the_exact_odds_are_shown_before_the_roll() -> None:
         "faces": ["skull", "shield", "blank"],
         "policy": "together",
         "dice": [],
+        "anyone": False,
     }
 
 

@@ -14,6 +14,7 @@ from companion.cli import main
     [
         ("heroscape", "1", "HeroScape: Swarm of the Marro is played by 2 to 4 players"),
         ("chaos-marauders", "5", "Chaos Marauders is played by 2 to 4 players"),
+        ("orcwars-too", "7", "ORCWARS TOO! is played by 2 to 6 players"),
     ],
 )
 def test_a_player_count_the_game_cannot_seat_is_one_line(

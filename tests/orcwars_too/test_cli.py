@@ -119,7 +119,8 @@ def test_simulate_refuses_a_player_count_it_cannot_play(capsys: pytest.CaptureFi
 def test_cards_lists_every_chip_with_provenance(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cards", "orcwars-too", "--json"]) == 0
     chips = json.loads(capsys.readouterr().out)
-    assert {c["kind"] for c in chips} == {"leader", "troop", "war-machine", "shaman", "spy", "caravan"}
+    kinds = {"leader", "troop", "war-machine", "shaman", "spy", "caravan", "gold"}
+    assert {c["kind"] for c in chips} == kinds
     assert all(c["provenance"] for c in chips)
     assert len({c["id"] for c in chips}) == len(chips)
 

@@ -45,13 +45,14 @@ def test_secret_actions_show_only_their_kind_player_and_count() -> None:
     assert game.secret_action(AssignDamage(PlayerId(0), (("ogres#1", 2),))) is False
 
 
-def test_the_actor_is_the_leaders_owner_the_secret_choosers_seat_or_the_table_for_dice() -> None:
+def test_the_actor_is_the_leaders_owner_the_secret_choosers_seat_or_the_dice_thrower() -> None:
     game = engine()
     state = position(game, armies=[Army("grim", 0, "home-a"), Army("snag", 1, "home-b")])
     assert game.actor(state, Move(PlayerId(1), "grim", "middle")) == 0  # someone else's leader: his owner
     assert game.actor(state, Levy(PlayerId(1), "snag")) == 1
     assert game.actor(state, ChooseStrategy(PlayerId(1), "charge")) == 1
-    assert game.actor(state, Roll(PlayerId(1), "d8", ("2",))) is None
+    assert game.actor(state, Roll(PlayerId(1), "d8", ("2",))) == 1  # his own die (found by attacking)
+    assert game.actor(state, Roll(PlayerId(5), "d8", ("2",))) is None  # no chief at seat 6: the table's
     assert game.actor(state, CorrectGold(PlayerId(0), 3)) is None
     assert game.actor(state, Done(PlayerId(0))) == 0
 
@@ -118,4 +119,5 @@ def test_the_bundle_declares_engine_catalog_dice_screens_and_commands() -> None:
         assert bundle.screen_path(name).exists()  # type: ignore[union-attr]
     cards = bundle.cards()
     assert cards and all("id" in c and "title" in c for c in cards)
-    assert bundle.mapper is None and bundle.zones == () and bundle.demo is None  # phase 2
+    assert bundle.mapper and bundle.demo and {kind.name for kind in bundle.zones} == {"hand", "territory"}
+    assert [role.name for role in bundle.buttons] == ["done"]

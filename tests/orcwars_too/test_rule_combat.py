@@ -6,9 +6,11 @@ import json
 
 import pytest
 
-from companion.engine import IllegalActionError, PlayerId
+from companion.engine import IllegalActionError, PlayerId, Roll
 from companion.games.orcwars_too.actions import AssignDamage, Attack, Choose, ChooseStrategy, Levy
 from companion.games.orcwars_too.state import Army, Hand, Land
+from companion.games.orcwars_too.tables import damage as combat_damage
+from companion.games.orcwars_too.tables import every_cell
 
 from .positions import choose, engine, play, position, roll, texts
 
@@ -235,6 +237,41 @@ def test_a_stupid_troll_stands_aside_and_rejoins() -> None:
     battle = game.view(state)["battle"]
     assert battle["attacker"]["power"] == 7  # Grim 5 and the orcs 2; the troll's 6 stands aside
     assert battle["damage"]["attacker_power"] == 7
+
+
+def test_both_sides_throw_their_leadership_checks_and_trolls_together() -> None:
+    """Lines 193 and 204: each side's check and each troll's d6 are thrown at the same moment; a roll is
+    the part of the chief who threw it."""
+    game = engine()
+    state, _ = duel(game, attacker_units=("trolls#1", "orcs#1"), defender_units=("trolls#2",))
+    state = choose(game, state, "charge", "careful")
+    asked = game.prompt(state)
+    assert asked.players == (0, 1) and asked.roll.die == "d8" and asked.text.startswith("Together: ")
+    assert "Grotsnik's Grim: leadership check" in asked.text and "Ugluk's Snag" in asked.text
+    state, events = play(game, state, Roll(P1, "d8", ("1",)))  # Ugluk throws first
+    assert "Ugluk's Snag: authority 1" in texts(events)
+    assert game.prompt(state).players == (0,)
+    state, _ = play(game, state, Roll(P0, "d8", ("2",)))
+    asked = game.prompt(state)
+    assert asked.players == (0, 1) and asked.roll.die == "d6" and "troll stupidity" in asked.text
+    state, events = play(game, state, Roll(P1, "d6", ("1",)), Roll(P0, "d6", ("6",)))
+    assert state.battle.defender.stupidity == (("trolls#2", 1),)
+    assert state.battle.attacker.stupidity == (("trolls#1", 6),)
+
+
+def test_both_chiefs_assign_their_damage_at_once_each_on_his_phone() -> None:
+    """Line 234: both sides divide the damage dealt to them: each chief on his own phone, at once."""
+    game = engine()
+    state, _ = duel(game, attacker_units=("ogres#1", "orcs#1"), defender_units=("trolls#1", "goblins#1"))
+    state = choose(game, state, "careful", "careful")
+    state, _ = roll(game, state, 1, 1, 6)  # both checks pass; the defender's troll is not stupid
+    asked = game.prompt(state)
+    assert asked.kind == "assign" and asked.players == (0, 1)
+    assert {c.action.player for c in asked.choices} == {0, 1}
+    state, _ = play(game, state, AssignDamage(P1, (("trolls#1", 6),), "trolls#1"))
+    assert game.prompt(state).players == (0,)
+    with pytest.raises(IllegalActionError, match="Grotsnik assign"):
+        game.apply(state, AssignDamage(P1, (("trolls#1", 5),), ""))
 
 
 # ---------------------------------------------------------------------------------------- 2.2 damage
@@ -468,6 +505,7 @@ def test_rebels_who_win_make_the_land_neutral_and_stay() -> None:
     assert battle.attacker.kind == "rebels" and set(battle.attacker.units) == {"ogres#1", "ogres#2"}
     assert game.prompt(state).kind == "strategy" and game.prompt(state).players == (0,)
     state, _ = play(game, state, ChooseStrategy(P0, "careful"))
+    assert game.prompt(state).text.startswith("The rebels: roll a d6 for the real strategy")  # a sentence
     state, events = roll(game, state, 5)  # the rebels have no leader: d6 5, -1 for ogres: careful
     assert "Careful Advance" in texts(events)
     state, _ = roll(game, state, 1)  # Grim's troops (none) obey
@@ -480,3 +518,27 @@ def test_rebels_who_win_make_the_land_neutral_and_stay() -> None:
     assert state.battle is None and state.army("grim") is None and "grim" in state.cup
     assert state.land("middle").controller is None
     assert set(state.garrison("middle", -1).units) == {"ogres#1", "ogres#2"}
+
+
+def test_while_the_strategies_are_chosen_the_view_works_out_every_cell_of_the_table() -> None:
+    """The chart a chief would look up before choosing (lines 214-224), at the sides' powers: the same
+    for every strategy chosen in secret so far, and gone once both are revealed."""
+    game = engine()
+    state, _ = duel(game)
+    chart = game.view(state)["battle"]["chart"]
+    powers = game.view(state)["battle"]["attacker"]["power"], game.view(state)["battle"]["defender"]["power"]
+    assert len(chart) == 9
+    for cell in chart:
+        expected = combat_damage(powers[0], cell["attacker"], powers[1], cell["defender"]).to_json()
+        assert {k: v for k, v in cell.items() if k not in ("attacker", "defender")} == expected
+    state, _ = play(game, state, ChooseStrategy(P0, "charge"))
+    assert game.view(state)["battle"]["chart"] == chart  # tells nothing of the choice
+    state, _ = play(game, state, ChooseStrategy(P1, "clever"))
+    assert game.view(state)["battle"]["chart"] is None
+
+
+def test_the_chart_has_the_texts_example() -> None:
+    """Line 224: power 23 charging against power 11 with clever strategy: 11 to the chargers, 4 to the
+    strategists."""
+    cell = [c for c in every_cell(23, 11) if (c["attacker"], c["defender"]) == ("charge", "clever")]
+    assert cell[0]["damage_to_attacker"] == 11 and cell[0]["damage_to_defender"] == 4

@@ -23,7 +23,7 @@ from companion.games.orcwars_too.actions import (
     Underground,
     UseSpy,
 )
-from companion.games.orcwars_too.state import RAMPAGE, Army, Garrison, Hand, Land
+from companion.games.orcwars_too.state import RAMPAGE, Army, Caravan, Garrison, Hand, Land
 
 from .positions import engine, play, position, roll, texts
 
@@ -129,14 +129,35 @@ def test_gold_carried_home_goes_to_the_hand() -> None:
 def test_a_leader_is_levied_at_home_with_his_native_troops_at_once() -> None:
     """Lines 59-63: a leader levied this turn levies in his home; native units come under control at once."""
     game = engine()
-    state = position(game, hands={0: Hand(("grim", "orcs#1", "orcs#2"))})
+    state = position(game, hands={0: Hand(("grim", "sly", "orcs#1", "orcs#2", "orcs#3"))})
     state, events = play(game, state, Levy(P0, "grim", ("orcs#1", "orcs#2")))
     grim = state.army("grim")
     assert grim.territory == "home-a" and grim.units == ("orcs#1", "orcs#2") and grim.arrived and grim.levied
     assert state.land("home-a").controller == 0 and "controls Home A" in texts(events)
     assert not state.stack  # no check for native troops
+    state, _ = play(game, state, Levy(P0, "sly"))  # another order ends Grim's levy
     with pytest.raises(IllegalActionError, match="has levied"):
-        game.apply(state, Levy(P0, "grim", ()))
+        game.apply(state, Levy(P0, "grim", ("orcs#3",)))
+
+
+def test_chips_laid_one_at_a_time_join_the_levy_under_way_with_one_check() -> None:
+    """Line 59: a leader levies once a turn. At the table its chips arrive one by one: each joins the
+    levy under way, and the units not native to him share one authority check."""
+    game = engine()
+    hand = Hand(("orcs#1", "ogres#1", "trolls#1", "orcs#2"))
+    state = position(game, armies=[Army("grim", 0, "home-a")], hands={0: hand}, lands=[Land("home-a", 0)])
+    state, _ = play(game, state, Levy(P0, "grim", ("orcs#1",)))
+    assert not state.stack and state.levy is not None and state.levy.units == ("orcs#1",)
+    state, _ = play(game, state, Levy(P0, "grim", ("ogres#1",)))
+    check = state.top
+    assert check is not None and check.subject == "levy" and check.data == ("ogres#1",)
+    state, _ = play(game, state, Levy(P0, "grim", ("trolls#1",)))  # laid while the d8 waits: the same levy
+    assert state.top.data == ("ogres#1", "trolls#1") and len(state.stack) == 1
+    assert state.army("grim").units == ("ogres#1", "orcs#1", "trolls#1")
+    state, events = roll(game, state, 1)
+    assert "they obey" in texts(events) and state.levy is None
+    with pytest.raises(IllegalActionError, match="has levied"):
+        game.apply(state, Levy(P0, "grim", ("orcs#2",)))
 
 
 def test_a_leader_levied_this_turn_levies_only_at_home() -> None:
@@ -370,6 +391,24 @@ def test_a_mine_needs_a_unit_there_all_turn_and_produces_at_the_end_of_B4() -> N
     assert "mine of Home A produces" in texts(events) and game.prompt(state).kind == "draw_gold"
     state, events = play(game, state, DrawGold(P0, "silk"))
     assert state.hands[0].caravans == ("silk",) and state.hands[0].gold == 0 and not state.stack
+
+
+def test_a_mine_over_an_empty_gold_pile_produces_nothing_and_the_turn_goes_on() -> None:
+    """Line 118 draws from the gold pile: when it holds no chip (gold nor caravan), there is none to draw."""
+    game = engine()
+    state = position(
+        game,
+        armies=[Army("grim", 0, "home-a", ("orcs#1",))],
+        lands=[Land("home-a", 0, mine=True)],
+        hands={0: Hand(gold=game.data.gold_chips)},
+        step=RAMPAGE,
+        gold_pile=0,
+        caravan_pile=(),
+        caravans=(Caravan("salt", 0), Caravan("silk", 0)),
+    )
+    state, events = play(game, state, Done(P0))
+    assert "mine of Home A produces" in texts(events) and "gold pile is empty" in texts(events)
+    assert not state.stack and state.current.seat == 1  # Ugluk's turn: nothing waits on an empty pile
 
 
 def test_troops_may_destroy_a_mine_instead() -> None:

@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from companion.engine import IllegalActionError, PlayerId
+from companion.engine import IllegalActionError, PlayerId, Roll
 from companion.games.orcwars_too.actions import (
     AnswerTrade,
     Buy,
+    CorrectGold,
     Discard,
     Done,
     Draw,
@@ -29,6 +30,7 @@ from companion.games.orcwars_too.state import (
     Caravan,
     Hand,
     Land,
+    Step,
 )
 
 from .positions import engine, play, position, roll, setup, texts
@@ -66,6 +68,19 @@ def test_each_chief_takes_one_or_two_bosses() -> None:
     assert state.hands[0].counters == ("grim", "sly")
     with pytest.raises(IllegalActionError, match="no leader left"):
         game.apply(state, TakeBosses(P1, ("grim",)))
+
+
+def test_a_second_boss_may_follow_the_first_before_anything_is_drawn() -> None:
+    """Line 8: 1-2 bosses; at the table they are laid on the hand one at a time."""
+    game = engine()
+    state = game.new_game(setup(2))
+    state, _ = play(game, state, TakeBosses(P0, ("grim",)), TakeBosses(P0, ("sly",)))
+    assert state.hands[0].counters == ("grim", "sly") and state.setups[0].stage == "draw"
+    with pytest.raises(IllegalActionError, match="once"):
+        game.apply(state, TakeBosses(P0, ("snag",)))  # two bosses at most
+    state, _ = play(game, state, TakeBosses(P1, ("snag",)), Draw(P1, ("orcs",)))
+    with pytest.raises(IllegalActionError, match="once"):
+        game.apply(state, TakeBosses(P1, ("brute",)))  # a chip was drawn: the bosses are taken
 
 
 def test_units_are_drawn_to_six_then_traded_for_gold_one_for_one() -> None:
@@ -113,6 +128,19 @@ def test_a_random_player_starts_ties_roll_again() -> None:
     assert "Ugluk goes first" in texts(events)
     assert state.turn == 1 and state.order == (1, 0) and state.current.seat == 1
     assert state.current.step == REINFORCE and game.prompt(state).kind == "reinforce"
+
+
+def test_everyone_throws_for_who_starts_at_once_each_his_own_die() -> None:
+    """Line 9: the roll-off is a throw of every chief together: each roll is its thrower's."""
+    game = engine()
+    state = set_up(game)
+    state, _ = play(game, state, Done(P0), Done(P1))
+    asked = game.prompt(state)
+    assert asked.players == (0, 1) and "roll a d6 each" in asked.text
+    state, events = play(game, state, Roll(P1, "d6", ("6",)))
+    assert "Ugluk rolls 6" in texts(events) and game.prompt(state).players == (0,)
+    state, events = play(game, state, Roll(P0, "d6", ("2",)))
+    assert "Ugluk goes first" in texts(events)
 
 
 # ---------------------------------------------------------------------------------------------- turns
@@ -205,6 +233,32 @@ def test_three_free_reinforcements_then_up_to_two_more_at_two_gold() -> None:
     assert state.current.step == CAMPAIGN
 
 
+def test_an_empty_tribe_cup_gives_no_more_reinforcements() -> None:
+    """Line 39: the free draws come from the cup; when it runs dry the chief goes on with what he has."""
+    game = engine()
+    state = position(game, armies=[Army("grim", 0, "home-a")], hands={0: Hand(gold=5)}, step=REINFORCE)
+    state = replace(state, current=replace(state.current, free_left=3))
+    hoard = Hand(state.cup[1:])  # every chip but one lies in Ugluk's hand
+    state = replace(state, cup=state.cup[:1], hands=(state.hands[0], hoard))
+    assert "draw 1 free reinforcement" in game.prompt(state).text
+    state, _ = play(game, state, Draw(P0, (state.cup[0],)))
+    assert game.prompt(state).kind == "buy"
+    with pytest.raises(IllegalActionError, match="cup is empty"):
+        game.apply(state, Buy(P0))
+    state, _ = play(game, state, Done(P0))
+    assert state.current.step == CAMPAIGN
+
+
+def test_a_draw_owed_from_an_empty_tribe_cup_is_let_go() -> None:
+    """Nothing waits on a chip the cup no longer holds (a redraw or a unit bought as the cup runs dry)."""
+    game = engine()
+    state = position(game, armies=[Army("grim", 0, "home-a")], step=REINFORCE)
+    hoard = Hand(state.cup)
+    state = replace(state, cup=(), hands=(state.hands[0], hoard), stack=(Step("draw", 0, count=2),))
+    state, events = play(game, state, CorrectGold(P0, 0))  # any input: the game moves on by itself
+    assert "tribe cup is empty" in texts(events) and not state.stack
+
+
 def test_a_chief_without_leaders_may_show_his_hand_and_draw_six_anew_three_times_at_most() -> None:
     """Line 41."""
     game = engine()
@@ -248,6 +302,20 @@ def test_more_than_ten_units_are_discarded_down_to_ten() -> None:
     state, events = play(game, state, Discard(P0, ("orcs#1", "orcs#2")))
     assert "discards 2 units" in texts(events) and "orcs#1" in state.cup
     assert state.current.seat == 1  # the next player's turn
+
+
+def test_chips_lifted_off_the_hand_one_at_a_time_are_discarded_down_to_ten_never_below() -> None:
+    """Line 83: a hand over ten units is discarded down to ten; at the table one chip at a time."""
+    game = engine()
+    chips = tuple(f"orcs#{n}" for n in range(1, 5)) + tuple(f"goblins#{n}" for n in range(1, 5))
+    chips += ("trolls#1", "trolls#2", "ogres#1", "ogres#2")
+    state = position(game, hands={0: Hand(chips)}, step=DISCARD, armies=[Army("grim", 0, "home-a")])
+    state, _ = play(game, state, Discard(P0, ("orcs#1",)))
+    assert game.prompt(state).kind == "discard" and "discard 1 unit" in game.prompt(state).text
+    with pytest.raises(IllegalActionError, match="no further"):
+        game.apply(state, Discard(P0, ("orcs#2", "orcs#3")))
+    state, _ = play(game, state, Discard(P0, ("orcs#2",)))
+    assert state.current.seat == 1
 
 
 # ---------------------------------------------------------------------------------------------- trading
@@ -324,6 +392,9 @@ def test_power_victory_is_announced_at_the_start_of_a_turn_and_wins_at_its_end()
     assert state.finished and state.winners == (0,) and "power victory" in state.reason
     result = game.result(state)
     assert result.final and result.winners == (0,)
+    name = state.names[0]
+    assert result.outcome == f"{name} wins: power victory at the end of turn {state.turn}"  # said once
+    assert f"{name} wins: power victory" in texts(events)
 
 
 def test_a_victory_not_met_at_the_start_of_the_turn_does_not_win_at_its_end() -> None:

@@ -128,7 +128,7 @@ adventurers = 5
 rows = [{ from = 0, spaces = 5 }, { from = 10, spaces = 2 }]
 provenance.rows = "the round counter's table for 5"
 
-[dice.blue]
+[dice.sc-blue]
 faces = ["blue:1", "blue:2", "blue:3", "blue:4", "blue:6", "blue:0vv"]
 provenance.faces = "my blue die"
 """,
@@ -150,8 +150,9 @@ provenance.faces = "my blue die"
         ('[[adventurers]]\nid = "bastion"\nstart_life = 11\n', "say where"),
         ('[[adventurers]]\nid = "bastion"\nstart_life = 99\nprovenance = "x"\n', "max_life"),
         ('[[enemies]]\nid = "gremlin"\nsize = "huge"\nprovenance = "x"\n', "size"),
-        ('[dice.green]\nfaces = ["green:1"]\n', "the dice are"),
-        ('[dice.red]\nfaces = ["red:1", "blue:2"]\nprovenance = "x"\n', "every face names the red die"),
+        ('[dice.sc-green]\nfaces = ["green:1"]\n', "the dice are"),
+        ('[dice.blue]\nfaces = ["blue:1"]\nprovenance = "x"\n', "as the table names them: sc-yellow"),
+        ('[dice.sc-red]\nfaces = ["red:1", "blue:2"]\nprovenance = "x"\n', "every face names the red die"),
         ("[mystery]\nx = 1\n", "unknown sections"),
         ('[[talents]]\nid = "new"\ntitle = "x"\nbonus = "luck"\namount = 1\nprovenance = "x"\n', "bonus"),
         ("this is not toml [", "cannot read"),

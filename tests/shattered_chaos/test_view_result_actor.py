@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from companion.engine import PlayerId, Roll
+import pytest
+
+from companion.engine import Player, PlayerId, Roll, Setup, SetupError
 from companion.games.shattered_chaos import actions as act
 from companion.games.shattered_chaos.odds import attack_odds
 
@@ -55,6 +57,48 @@ def test_the_final_evaluation_in_the_view_and_the_finished_result() -> None:
     view = GAME.view(state)
     assert view["finished"] and view["result"]["headline"] == "Adventure 1 won!"
     assert view["result"]["winners"] == [0, 1, 2, 3] and "section" in view["result"]["reason"]
+
+
+def test_a_finished_adventure_says_its_evaluation_and_how_the_campaign_carries_on() -> None:
+    state, _ = apply(new(), act.EndAdventure("won"), act.KeepCard("s7"), act.CloseCampaign())
+    result = GAME.result(state)
+    assert result.outcome == "Adventure 1 won in round 1" and result.cooperative
+    assert result.summary[0].startswith("0 damage suffered: the marker moves")
+    assert result.summary[-1] == "Campaign log: adventures: 1W1; cards: s7"
+    assert result.follow_on == {
+        "adventure": 2,
+        "adventurers": ["bastion", "deadeye", "raider", "stalker"],
+        "campaign": "adventures: 1W1; cards: s7",
+    }
+    # The next adventure starts from it: the silver card replaces bronze 7 in the party's stack.
+    following = Setup(
+        "shattered-chaos", tuple(Player(f"P{i}") for i in range(4)), tuple(result.follow_on.items())
+    )
+    carried = GAME.new_game(following)
+    assert carried.adventure == 2 and "s7" in {c for _, cards in carried.stacks for c in cards}
+    lost, _ = apply(new(), act.EndAdventure("lost"), act.CloseCampaign())
+    assert GAME.result(lost).follow_on["adventure"] == 1  # after a defeat: try it again (IX.C line 2967)
+    assert GAME.result(new()).follow_on == {} and GAME.result(new()).summary == ()
+
+
+def test_the_adventurers_are_chosen_per_seat_and_the_old_text_still_reads() -> None:
+    players = tuple(Player(f"P{i}") for i in range(4))
+    chosen = Setup(
+        "shattered-chaos", players, (("adventurers", ["thrasher", "mender", "raider", "deadeye"]),)
+    )
+    assert [h.card for h in GAME.new_game(chosen).party] == ["thrasher", "mender", "raider", "deadeye"]
+    typed = Setup("shattered-chaos", players, (("adventurers", "Thrasher, Mender, Raider, Deadeye"),))
+    assert GAME.new_game(typed).party == GAME.new_game(chosen).party  # a log from before the menus replays
+    for bad, message in (
+        (["thrasher", "thrasher", "raider", "deadeye"], "every adventurer plays once"),
+        (["thrasher", "mender"], "one adventurer per player"),
+        (["thrasher", 3, "raider", "deadeye"], "in seat order"),
+        (["nobody", "mender", "raider", "deadeye"], "is not an adventurer"),
+    ):
+        with pytest.raises(SetupError, match=message):
+            GAME.new_game(Setup("shattered-chaos", players, (("adventurers", bad),)))
+    option = next(o for o in GAME.setup_options() if o.name == "adventurers")
+    assert option.kind == "per_seat" and [v for v, _ in option.choices][:2] == ["bastion", "deadeye"]
 
 
 def test_result_while_playing_every_seat_ranks_first() -> None:

@@ -138,6 +138,7 @@ class ToyGame(Game[dict]):
                 tuple(roll["faces"]),
                 DicePolicy(roll.get("policy", "together")),
                 tuple(roll.get("dice", ())),
+                bool(roll.get("anyone", False)),
             )
             if roll
             else None,

@@ -81,7 +81,8 @@ def test_labels_name_places_as_players_do():
     ("section", "message"),
     [
         ({"readers": [{"reader": 0, "zone": "line", "player": 0}]}, "needs player and line"),
-        ({"readers": [{"reader": 0, "zone": "hand"}]}, "is not one of line, discard, pad"),
+        ({"readers": [{"reader": 0, "zone": "cup"}]}, "is not one of line, discard, pad, army, hand"),
+        ({"readers": [{"reader": 0, "zone": "hand"}]}, "a hand zone needs player"),
         ({"readers": [{"reader": 0, "zone": "discard", "line": 1}]}, "a discard zone has no line"),
         ({"readers": [{"zone": "discard"}]}, "needs reader and zone"),
         ({"readers": [{"reader": -1, "zone": "discard"}]}, "whole number from 0"),

@@ -45,6 +45,17 @@ def test_another_players_die_is_a_notice_not_a_roll(table, session, clock):
     ]
 
 
+def test_a_throw_for_the_table_takes_anyones_die(table, session, clock):
+    # A co-operative game's enemy attacks Ugluk: the dice are thrown for the enemy, by whoever is at hand.
+    table.assign_die(7, 0)
+    prompt = roll_prompt(players=(1,))
+    prompt["roll"]["anyone"] = True
+    session.current = toy_view(prompt=prompt)
+    rolled(table, clock, 7)
+    [command] = session.sent
+    assert command.payload["player"] == 1 and session.notices() == []
+
+
 def test_when_several_players_roll_each_owned_die_answers_for_its_owner(table, session, clock):
     table.assign_die(7, 0)
     session.current = toy_view(prompt=roll_prompt(players=(0, 1)))

@@ -102,10 +102,28 @@ def test_a_phone_playing_a_seat_never_ends_another_seats_turn(seated, session):
     assert act(ann, kind="end_turn", player=0).status_code == 200
 
 
-def test_a_shared_phone_plays_every_seat(seated, session):
+def test_a_shared_phone_plays_every_seat_no_phone_plays(seated, session):
     anns_turn(seated)
-    _, _, shared = seated
+    ann, _, shared = seated
+    refused = act(shared, kind="end_turn", player=0)
+    assert refused.status_code == 403 and refused.json["reason"].startswith("Ann plays on their own phone")
+    assert ann.post("/control/seat", json={"seat": None}).status_code == 200  # Ann plays on the shared one
     assert act(shared, kind="end_turn", player=0).status_code == 200
+
+
+def test_leaving_ones_seat_is_no_way_to_play_anothers(seated, session):
+    """Found by attacking a running table: Ben's phone, refused on Ann's turn, left its seat (a shared
+    phone then) and ended her turn, with no take-over recorded. Undo the same."""
+    anns_turn(seated)
+    ann, ben, _ = seated
+    assert ben.post("/control/seat", json={"seat": None}).status_code == 200
+    refused = act(ben, kind="end_turn", player=0)
+    assert refused.status_code == 403 and refused.json["error"] == "forbidden"
+    assert session.position().state.turn.seat == 0
+    assert act(ann, kind="end_turn", player=0).status_code == 200
+    undo = ben.post("/control/commands", json={"kind": "undo"})
+    assert undo.status_code == 403 and "Ann plays on their own phone" in undo.json["reason"]
+    assert session.position().state.turn.seat == 1
 
 
 def test_a_phone_playing_a_seat_still_corrects_the_table(seated, session):

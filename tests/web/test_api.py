@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from .web_support import new_game_body
+from web import create_app
+
+from .web_support import PIN, new_game_body
 
 
 def test_view_is_the_published_view(client, session):
@@ -132,6 +134,19 @@ def test_dice_names_for_the_control_page(client):
         "eye": "Orcish Eye",
         "mark": "Mark of Chaos",
     }
+
+
+def test_dice_names_follow_the_owners_corrected_dice(session, tmp_path):
+    # The table's [data] file for a game corrects a die's faces: the phone names them as the table reads them.
+    owner = tmp_path / "owner.toml"
+    owner.write_text(
+        '[dice.sc-blue]\nfaces = ["blue:1", "blue:2", "blue:3", "blue:4", "blue:6", "blue:0vv"]\n'
+        'names = { "blue:6" = "blue 6" }\nprovenance = "my blue die"\n',
+        encoding="utf-8",
+    )
+    app = create_app({"TABLE_PIN": PIN, "TESTING": True, "GAME_DATA": {"shattered-chaos": owner}}, session)
+    faces = app.test_client().get("/api/dice").json["dice"]["sc-blue"]["faces"]
+    assert faces["blue:6"] == "blue 6" and "blue:5" not in faces
 
 
 def test_unknown_api_route_is_a_json_404(client):

@@ -114,6 +114,8 @@ def test_installed_games_offer_startable_defaults(client) -> None:
     party = [p["name"] for p in games["shattered-chaos"]["default_players"]]
     assert party == ["Bastion", "Deadeye", "Mender", "Raider", "Stalker"]  # the data's first adventurers
     assert len(party) in games["shattered-chaos"]["player_counts"]
+    seats = {o["name"]: o for o in games["shattered-chaos"]["options"]}["adventurers"]
+    assert seats["kind"] == "per_seat" and seats["distinct"]  # one adventurer per player: the form swaps
     chiefs = [p["name"] for p in games["orcwars-too"]["default_players"]]
     assert chiefs == [f"Chief {n}" for n in range(1, 7)] and 6 in games["orcwars-too"]["player_counts"]
     for game in games.values():

@@ -76,14 +76,29 @@ def test_a_new_pin_logs_every_other_phone_out(tmp_path):
         app = create_app({"TESTING": True, "TRUST_DB": tmp_path / "phones.sqlite3"}, session)
         old_pin = app.config["TABLE_PIN"]
         ann, ben = phone(app, old_pin), phone(app, old_pin)
-        changed = ann.post("/control/pin/change", json={"pin": "97531"})
+        changed = ann.post("/control/pin/change", json={"pin": "97531", "current": old_pin})
         assert changed.status_code == 200 and changed.json == {"pin": "97531", "logged_out": 1}
         assert allowed(ann) and not allowed(ben)
         assert app.test_client().post("/control/pin", data={"pin": old_pin}).status_code == 403
         assert phone(app, "97531")
-        fresh = ann.post("/control/pin/change", json={})
+        fresh = ann.post("/control/pin/change", json={}, headers={"X-Table-Pin": "97531"})
         assert fresh.json["pin"].isdigit() and len(fresh.json["pin"]) == 4
-        assert ann.post("/control/pin/change", json={"pin": "12"}).status_code == 400
+        short = ann.post("/control/pin/change", json={"pin": "12", "current": fresh.json["pin"]})
+        assert short.status_code == 400
+
+
+def test_a_phone_in_without_the_pin_cannot_change_it(tmp_path):
+    """Found by attacking: a guest let in by a join code (never told the PIN) made a new PIN and logged
+    every other phone out, the owner's too. A new PIN needs the current one."""
+    with Session(tmp_path / "t.sqlite3") as session:
+        app = create_app({"TESTING": True, "TRUST_DB": tmp_path / "phones.sqlite3"}, session)
+        old_pin = app.config["TABLE_PIN"]
+        owner, guest = phone(app, old_pin), phone(app, old_pin)
+        wrong = str((int(old_pin) + 1) % 10 ** len(old_pin)).zfill(len(old_pin))
+        for body in ({}, {"pin": "97531"}, {"pin": "97531", "current": wrong}, {"current": 1234}):
+            refused = guest.post("/control/pin/change", json=body)
+            assert refused.status_code == 403 and "current PIN" in refused.json["reason"], body
+        assert app.config["TABLE_PIN"] == old_pin and allowed(owner) and allowed(guest)
 
 
 def test_a_pin_from_the_settings_is_changed_there_only(app, session):

@@ -212,3 +212,50 @@ def test_views_reach_a_reading_stream_while_another_stalls(session):
         stream.close()
         stalled.close()
         server.stop()
+
+
+def stream_from(address: str, port: int, path: str = "/stream") -> http.client.HTTPResponse:
+    """A stream opened from another loopback address (another machine, as the server sees it)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=(address, 0))
+    conn.request("GET", path)
+    return conn.getresponse()
+
+
+def ended(stream: http.client.HTTPResponse) -> bool:
+    """True once the server closed the stream (what it had sent is read first; a hang fails at 5 s)."""
+    try:
+        while stream.fp.readline():
+            pass
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def test_one_machine_holding_every_stream_place_cannot_keep_the_tv_off(session):
+    """Found by attacking a running table: 24 streams from one laptop that read every view are never
+    stalled, so the TV and every phone got 503 for as long as the laptop liked. Now a screen of another
+    address takes the place of the greediest address's oldest stream."""
+    server = start_server(session, SSE_MAX_STREAMS=3)
+    greedy = [stream_from("127.0.0.2", server.port) for _ in range(3)]
+    try:
+        assert [s.status for s in greedy] == [200, 200, 200]
+        tv = stream_from("127.0.0.1", server.port)
+        assert tv.status == 200
+        next_view(tv)
+        assert ended(greedy[0])  # the oldest of the greedy address made room
+        again = stream_from("127.0.0.2", server.port)  # the greedy one cannot take its place back
+        assert again.status == 503
+        phone = stream_from("127.0.0.3", server.port)  # another newcomer: the greedy one gives again
+        assert phone.status == 200
+        status, outcome = post_command(server, new_game_body())
+        assert status == 200
+        for screen in (tv, phone):
+            view = next_view(screen)
+            while view["seq"] != outcome["seq"]:
+                view = next_view(screen)
+        tv.close()
+        phone.close()
+    finally:
+        for stream in greedy:
+            stream.close()
+        server.stop()

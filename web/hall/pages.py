@@ -16,7 +16,7 @@ from web import catalogs
 from web.hall.context import hall
 from web.hall.feeds import HallFeed, SnapshotCache, TableViewFeed
 from web.hall.organise import is_organiser
-from web.stream import StartedStream, events, streams_of
+from web.stream import GeneratorPlace, StartedStream, events, reserve_place, streams_of
 
 bp = Blueprint("hall", __name__)
 _CACHE = "companion.hall.snapshots"
@@ -54,7 +54,8 @@ def _cache() -> SnapshotCache:
 
 def _stream(feed: Any) -> Response:
     streams = streams_of(current_app)  # type: ignore[arg-type]
-    if not streams.reserve():
+    address = request.remote_addr or ""
+    if not reserve_place(streams, address):  # one machine holding every place gives one up
         feed.close()
         return Response("too many streams; retrying", status=503, mimetype="text/plain")
     body = StartedStream(
@@ -64,6 +65,7 @@ def _stream(feed: Any) -> Response:
             keepalive=float(current_app.config["SSE_KEEPALIVE"]),
             retry_ms=int(current_app.config["SSE_RETRY_MS"]),
             client_gone=request.environ.get("waitress.client_disconnected") or (lambda: False),
+            place=GeneratorPlace(address),
         )
     )
     response = Response(body, mimetype="text/event-stream")

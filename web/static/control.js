@@ -118,9 +118,21 @@ var TableControl = (function () {
     actionButton: actionButton,
     privateView: function () { return secret.data; },
     // A phone that plays a seat acts for that seat alone (the server refuses the rest); a shared phone,
-    // with no seat, acts for every seat. Rolls: its own, when the table lets players enter their own.
-    mayAct: function (forSeat) { var mine = ctx.seat(); return mine === null || forSeat === null || forSeat === undefined || forSeat === mine; },
-    mayRoll: function (forSeat) { var mine = ctx.seat(); return mine === null || (config.playerRolls !== false && forSeat === mine); },
+    // with no seat, acts for every seat no phone plays. Rolls: its own, when the table lets players
+    // enter their own; a shared phone's, those of seats no phone plays, or every roll when they may not.
+    mayAct: function (forSeat) {
+      var mine = ctx.seat();
+      if (forSeat === null || forSeat === undefined) return true;
+      return mine === null ? !heldByAPhone(forSeat) : forSeat === mine;
+    },
+    // A throw for the table (roll.anyone: an enemy's dice in a co-operative game) is any phone's
+    // (a player's own phone's only where players enter their own dice).
+    mayRoll: function (forSeat, roll) {
+      var mine = ctx.seat();
+      if (roll && roll.anyone) return mine === null || config.playerRolls !== false;
+      if (mine === null) return config.playerRolls === false || !heldByAPhone(forSeat);
+      return config.playerRolls !== false && forSeat === mine;
+    },
   };
 
   // ------------------------------------------------------------------------- this phone's seat
@@ -182,11 +194,13 @@ var TableControl = (function () {
   function renderRolls(prompt) {
     var box = clear($("c-rolls"));
     if (!prompt || !prompt.roll) return;
-    (prompt.players || []).forEach(function (seat) {
-      if (!ctx.mayRoll(seat)) { box.appendChild(waitingFor(seat, "roll")); return; }
+    var roll = prompt.roll;
+    // A throw for the table (roll.anyone: an enemy's dice in a co-operative game) is entered once, by any phone.
+    (roll.anyone ? (prompt.players || []).slice(0, 1) : prompt.players || []).forEach(function (seat) {
+      if (!ctx.mayRoll(seat, roll)) { box.appendChild(waitingFor(seat, "roll")); return; }
       var row = el("div", "rollrow");
-      row.appendChild(el("h3", null, playerName(seat) + " rolled"));
-      row.appendChild(TableDice.entry(ctx, seat, prompt.roll));
+      row.appendChild(el("h3", null, roll.anyone ? "The table rolled" : playerName(seat) + " rolled"));
+      row.appendChild(TableDice.entry(ctx, seat, roll));
       box.appendChild(row);
     });
   }
@@ -222,10 +236,11 @@ var TableControl = (function () {
     var names = winners.map(playerName);
     if (!result.final) box.appendChild(el("h2", null, "Scores when the game was closed"));
     else box.appendChild(el("h2", null, result.outcome || (!names.length ? "No winner" : result.tie ? "A tie: " + names.join(" & ") : names.join(" & ") + " wins!")));
-    var list = el("ol", "result-list");
+    if (result.final) (result.summary || []).forEach(function (line) { box.appendChild(el("p", "result-summary", line)); });
+    var list = el(result.cooperative ? "ul" : "ol", "result-list"); // a co-operative party: nobody ranked
     var colours = {};
     players().forEach(function (p) { colours[p.seat] = p.colour; });
-    (result.standings || []).slice().sort(function (a, b) { return a.rank - b.rank || a.seat - b.seat; }).forEach(function (standing) {
+    (result.standings || []).slice().sort(function (a, b) { return result.cooperative ? a.seat - b.seat : a.rank - b.rank || a.seat - b.seat; }).forEach(function (standing) {
       var item = el("li", winners.indexOf(standing.seat) >= 0 ? "result-winner" : null);
       item.style.setProperty("--player", colours[standing.seat] || "#888");
       item.appendChild(el("strong", "result-name", standing.name));
@@ -326,12 +341,20 @@ var TableControl = (function () {
     }, 300);
   }
 
+  // The seats a phone plays (the view's devices.phones.seats): a shared phone does not act for them.
+  function heldByAPhone(forSeat) {
+    var phones = view && view.devices && view.devices.phones;
+    var held = phones && phones.seats ? phones.seats : (seat.game === (view && view.game_id) ? seat.held : []);
+    return held.indexOf(forSeat) >= 0;
+  }
+
   function mayTakeBack(move) {
     // What the session would answer (companion/session/senders.py): a phone that plays a seat takes
-    // back only that seat's moves (and corrections); a shared phone anything but a secret.
+    // back only that seat's moves (and corrections); a shared phone anything but a secret or the move
+    // of a seat a phone plays.
     if (!move) return true;
     var mine = ctx.seat();
-    if (mine === null) return !move.secret;
+    if (mine === null) return !move.secret && (move.actor === null || !heldByAPhone(move.actor));
     return move.actor === mine || (move.actor === null && !move.secret);
   }
 
@@ -347,7 +370,7 @@ var TableControl = (function () {
       var move = v.undo_move;
       var owner = move.actor === null ? "its player's" : playerName(move.actor) + "'s";
       why = move.secret ? "The last move is secret: only " + owner + " phone can undo it" :
-        "The last move was " + owner + ": their phone (or a shared phone) can undo it";
+        "The last move was " + owner + ": their phone can undo it";
     }
     var hint = $("c-undo-why");
     hint.textContent = why;

@@ -12,6 +12,7 @@ var TableNewGame = (function () {
   var ctx = null;
   var edited = false; // a name or colour was changed by hand: keep the list, only fit its length
   var opened = null; // the status for which the section was last opened by itself
+  var carried = { game: null, name: null, options: {} }; // a finished game's result.follow_on, once per game
 
   function $(id) { return document.getElementById(id); }
 
@@ -35,12 +36,25 @@ var TableNewGame = (function () {
 
   // ------------------------------------------------------------------------------ options
 
+  function optionSpecs() {
+    // The chosen game's setup options, defaulting to what a finished game of it carries on with.
+    var name = $("c-game").value;
+    var next = carried.name === name ? carried.options : {};
+    return gameInfo(name).options.map(function (given) {
+      return Object.prototype.hasOwnProperty.call(next, given.name) ? Object.assign({}, given, { default: next[given.name] }) : given;
+    });
+  }
+
   function renderOptions() {
     var box = ctx.clear($("c-options"));
-    gameInfo($("c-game").value).options.forEach(function (opt) {
-      var label = el("label", null, opt.label);
+    optionSpecs().forEach(function (opt) {
+      var perSeat = opt.kind === "per_seat";
+      var label = el(perSeat ? "div" : "label", perSeat ? "per-seat" : null, opt.label);
       var input;
-      if (opt.kind === "choice") {
+      if (perSeat) {
+        input = el("div", "per-seat-menus"); // one menu per player listed (renderSeatOptions)
+        input.dataset.values = JSON.stringify(Array.isArray(opt.default) ? opt.default : []);
+      } else if (opt.kind === "choice") {
         input = el("select");
         opt.choices.forEach(function (c) {
           ctx.option(input, JSON.stringify(c.value), c.label);
@@ -67,11 +81,73 @@ var TableNewGame = (function () {
     });
   }
 
+  function renderSeatOptions() {
+    // A per-seat option (the adventurer each player plays): a menu per player listed, in seat order,
+    // labelled with the player's name and kept in step with the list; what was chosen stays with its
+    // seat. A seat without a choice yet takes the option's default for it, else the next unused choice.
+    var names = rows().map(function (li, i) { return li.querySelector("input").value.trim() || "Player " + (i + 1); });
+    var specs = {};
+    optionSpecs().forEach(function (opt) { specs[opt.name] = opt; });
+    Array.prototype.forEach.call($("c-options").querySelectorAll("[data-kind=per_seat]"), function (box) {
+      var opt = specs[box.dataset.option];
+      if (!opt) return;
+      var kept = Array.prototype.map.call(box.querySelectorAll("select"), function (s) { return s.value; });
+      if (box.dataset.values !== undefined) { // just drawn, or set: these values hold
+        kept = JSON.parse(box.dataset.values).map(function (v) { return JSON.stringify(v); });
+        delete box.dataset.values;
+      }
+      ctx.clear(box);
+      var values = opt.choices.map(function (c) { return JSON.stringify(c.value); });
+      names.forEach(function (name, i) {
+        var row = el("label", "per-seat-row", name);
+        var s = el("select");
+        opt.choices.forEach(function (c) { ctx.option(s, JSON.stringify(c.value), c.label); });
+        var unused = values.filter(function (v) { return kept.indexOf(v) < 0; });
+        var value = i < kept.length && values.indexOf(kept[i]) >= 0 ? kept[i] : unused[0] || values[i % values.length];
+        kept[i] = value;
+        s.value = value;
+        s.dataset.was = value;
+        s.onchange = function () { chooseForSeat(box, i, opt, s); };
+        row.appendChild(s);
+        box.appendChild(row);
+      });
+    });
+  }
+
+  function chooseForSeat(box, index, opt, select) {
+    // A choice that is each seat's alone (opt.distinct: one adventurer per player) taken from another
+    // seat swaps: that seat gets this seat's former choice, so the form never offers a refused setup.
+    var was = select.dataset.was;
+    var menus = Array.prototype.slice.call(box.querySelectorAll("select"));
+    var other = opt.distinct ? menus.filter(function (m) { return m !== select && m.value === select.value; })[0] : null;
+    select.dataset.was = select.value;
+    if (other) {
+      other.value = was;
+      other.dataset.was = was;
+      followChoice(menus.indexOf(other), opt, was);
+    }
+    followChoice(index, opt, select.value);
+  }
+
+  function followChoice(index, opt, value) {
+    // Players the form named after the choices (Shattered Chaos' seats are the data's adventurers) take
+    // the name of the choice made for their seat, so "Mender" never plays Raider; a typed name stays.
+    var li = rows()[index];
+    var input = li && li.querySelector("input");
+    var labels = opt.choices.map(function (c) { return c.label; });
+    var chosen = opt.choices.filter(function (c) { return JSON.stringify(c.value) === value; })[0];
+    if (!input || !chosen || input.dataset.typed || labels.indexOf(input.value.trim()) < 0) return;
+    input.value = chosen.label;
+    renderSeatOptions();
+  }
+
   function chosenOptions() {
     var options = {};
     Array.prototype.forEach.call($("c-options").querySelectorAll("[data-option]"), function (input) {
       var kind = input.dataset.kind;
-      if (kind === "choice") options[input.dataset.option] = JSON.parse(input.value);
+      if (kind === "per_seat") {
+        options[input.dataset.option] = Array.prototype.map.call(input.querySelectorAll("select"), function (s) { return JSON.parse(s.value); });
+      } else if (kind === "choice") options[input.dataset.option] = JSON.parse(input.value);
       else if (kind === "bool") options[input.dataset.option] = input.checked;
       else if (kind === "int") { if (input.value !== "") options[input.dataset.option] = parseInt(input.value, 10); }
       else if (input.value !== "") options[input.dataset.option] = input.value;
@@ -83,7 +159,8 @@ var TableNewGame = (function () {
     Array.prototype.forEach.call($("c-options").querySelectorAll("[data-option]"), function (input) {
       var name = input.dataset.option;
       if (!(name in options)) return;
-      if (input.dataset.kind === "choice") input.value = JSON.stringify(options[name]);
+      if (input.dataset.kind === "per_seat") input.dataset.values = JSON.stringify(options[name] || []);
+      else if (input.dataset.kind === "choice") input.value = JSON.stringify(options[name]);
       else if (input.dataset.kind === "bool") input.checked = !!options[name];
       else input.value = options[name];
     });
@@ -119,7 +196,8 @@ var TableNewGame = (function () {
     n.value = name;
     n.placeholder = "Name";
     n.maxLength = 32; // the server refuses longer names (NAME_MAX_CHARS in web/__init__.py)
-    n.oninput = function () { edited = true; };
+    n.oninput = function () { edited = true; n.dataset.typed = "1"; };
+    n.onchange = renderSeatOptions; // a per-seat option's menus are labelled by the players' names
     var c = el("input");
     c.type = "color";
     c.value = colour;
@@ -155,6 +233,7 @@ var TableNewGame = (function () {
   }
 
   function describePlayers() {
+    renderSeatOptions();
     var counts = allowed();
     var info = gameInfo($("c-game").value);
     var n = rows().length;
@@ -212,11 +291,14 @@ var TableNewGame = (function () {
     });
   }
 
-  function prefill(setup) {
+  function prefill(setup, gameId) {
     // "Same players again": the form filled with a game's setup, opened and in view; one tap starts it.
+    // The finished game that carries on (a campaign's adventure: carryOn) goes on with its follow_on,
+    // the next adventure and the campaign log, not the same adventure afresh.
+    var next = gameId !== undefined && gameId === carried.game ? carried.options : {};
     $("c-game").value = setup.game;
     renderOptions();
-    setOptions(setup.options || {});
+    setOptions(Object.assign({}, setup.options || {}, next));
     fillPlayers((setup.players || []).map(function (p, i) { return { name: p.name, colour: p.colour || COLOURS[i % COLOURS.length] }; }));
     edited = true;
     fitPlayers();
@@ -224,7 +306,22 @@ var TableNewGame = (function () {
     $("c-new").scrollIntoView({ block: "start", behavior: "smooth" });
   }
 
+  function carryOn(view) {
+    // A finished game that carries on (a campaign's next adventure, docs/bundles.md "result"): the form
+    // starts from the options its result gives, with the same players in the same seats, once per game.
+    var result = view.result;
+    var next = view.game && result && result.final && result.follow_on ? result.follow_on : {};
+    if (!Object.keys(next).length || carried.game === view.game_id) return;
+    carried = { game: view.game_id, name: view.game.game, options: next };
+    $("c-game").value = view.game.game;
+    renderOptions();
+    fillPlayers((view.game.players || []).map(function (p, i) { return { name: p.name, colour: p.colour || COLOURS[i % COLOURS.length] }; }));
+    edited = true;
+    fitPlayers();
+  }
+
   function onView(view) {
+    carryOn(view);
     // Open by itself when there is nothing else to do: no game, or the game is over.
     var idle = view.status !== "playing";
     var key = view.status + ":" + view.game_id;

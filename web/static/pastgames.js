@@ -109,7 +109,7 @@ var TablePastGames = (function () {
       var again = el("button", null, "Same players again");
       again.type = "button";
       again.id = "c-rematch";
-      again.onclick = function () { if (window.TableNewGame) TableNewGame.prefill(current.setup); };
+      again.onclick = function () { if (window.TableNewGame) TableNewGame.prefill(current.setup, current.id); };
       buttons.appendChild(again);
     }
     var waiting = games.filter(function (g) { return g.resumable; });

@@ -82,7 +82,10 @@
 
   function changePin() {
     if (!confirm("Make a new PIN? Every other phone is logged out and must join again.")) return;
-    TableControl.json(pinUrl, { method: "POST", body: "{}" }).then(function (answer) {
+    // The current PIN is asked again: a phone let in by a join code never knew it.
+    var current = prompt("Type the table's current PIN");
+    if (current === null) return;
+    TableControl.json(pinUrl, { method: "POST", body: JSON.stringify({ current: current.trim() }) }).then(function (answer) {
       if (answer.status !== 200) { say(answer.body.reason || "Refused", false); return; }
       say("New PIN: " + answer.body.pin + " (" + answer.body.logged_out + " other phones logged out)", true);
       load();

@@ -301,7 +301,14 @@ var TableTV = (function () {
     var box = el("div", "final-box" + (result.cooperative ? " final-cooperative" : ""));
     var title = result.outcome || (!names.length ? "No winner" : result.tie ? "A tie! " + names.join(" & ") : names.join(" & ") + " wins!");
     box.appendChild(el("h1", "final-title", title));
-    var rows = (result.standings || []).slice().sort(function (a, b) { return a.rank - b.rank || a.seat - b.seat; });
+    if ((result.summary || []).length) {
+      // The game's own lines under the outcome (a co-operative party's evaluation).
+      var summary = el("ul", "final-summary");
+      result.summary.forEach(function (line) { summary.appendChild(el("li", null, line)); });
+      box.appendChild(summary);
+    }
+    // A co-operative party won or lost together: its members in seat order, nobody ranked.
+    var rows = (result.standings || []).slice().sort(function (a, b) { return result.cooperative ? a.seat - b.seat : a.rank - b.rank || a.seat - b.seat; });
     var table = el("ol", "final-table");
     rows.forEach(function (standing) {
       var player = byseat[standing.seat] || { seat: standing.seat, name: standing.name, score: {} };
@@ -325,6 +332,7 @@ var TableTV = (function () {
     final.appendChild(box);
     final.hidden = false;
     fit(box.querySelector(".final-title"), 72, 36);
+    fitAll(Array.prototype.map.call(box.querySelectorAll(".final-summary li"), function (n) { return { node: n, maxPx: 32, minPx: 22 }; }));
     fitAll(Array.prototype.map.call(box.querySelectorAll(".final-name-text"), function (n) { return { node: n, maxPx: 48, minPx: 24 }; }));
   }
 

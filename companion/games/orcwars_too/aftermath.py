@@ -20,11 +20,12 @@ from companion.games.orcwars_too.battle import (
     fled,
     side_power,
     stupid,
+    together,
     trolls,
 )
 from companion.games.orcwars_too.battle import damage_of as cell_damage
 from companion.games.orcwars_too.checks import control_target, survivability_target, survives
-from companion.games.orcwars_too.common import hostile_in
+from companion.games.orcwars_too.common import by_identity, hostile_in
 from companion.games.orcwars_too.counters import GameData, Kind
 from companion.games.orcwars_too.state import Battle, State
 
@@ -111,6 +112,7 @@ def survived(data: GameData, battle: Battle, name: str) -> bool:
     return side.survival_roll + allocation(data, battle, name)[unit] < data.counter(unit).power
 
 
+@by_identity(16)
 def destroyed(data: GameData, battle: Battle, name: str) -> tuple[str, ...]:
     """Units and leaders of the side destroyed by the damage (surrendered troops are not)."""
     side = battle.side(name)
@@ -279,13 +281,21 @@ def need(data: GameData, state: State, battle: Battle) -> Need | None:
         found = _damage_need(data, battle)
         if found is not None:
             return found
-    for name in SIDES:
-        side = battle.side(name)
-        rolled = dict(side.fates)
-        for leader in fallen_leaders(data, battle, name):
-            if leader not in rolled:
-                target = fate_target(data, battle, name, leader)
-                return Need("fate", name, (side.owner,), data.rules.survivability_die, leader, target)
+    fates = [
+        Need(
+            "fate",
+            name,
+            (battle.side(name).owner,),
+            data.rules.survivability_die,
+            leader,
+            fate_target(data, battle, name, leader),
+        )
+        for name in SIDES
+        for leader in fallen_leaders(data, battle, name)
+        if leader not in dict(battle.side(name).fates)
+    ]
+    if fates:
+        return together(fates)
     loser = settled_loser(data, state, battle)
     if not loser:
         seats = tuple(s.owner for s in (battle.attacker, battle.defender) if s.owner >= 0)
@@ -295,12 +305,14 @@ def need(data: GameData, state: State, battle: Battle) -> Need | None:
     found = _retreat_need(data, state, battle)
     if found is not None:
         return found
-    for name in SIDES:
-        rolls = dict(battle.side(name).regeneration)
-        for troll in destroyed_trolls(data, battle, name):
-            if troll not in rolls:
-                seat = _roller(battle, name)
-                return Need("regeneration", name, (seat,), "d6", troll, data.rules.regenerates_at_least)
+    regrowing = [
+        Need("regeneration", name, (_roller(battle, name),), "d6", troll, data.rules.regenerates_at_least)
+        for name in SIDES
+        for troll in destroyed_trolls(data, battle, name)
+        if troll not in dict(battle.side(name).regeneration)
+    ]
+    if regrowing:
+        return together(regrowing)
     commander = winning_commander(data, state, battle)
     if commander and not battle.troll_check and trolls_for_grabs(data, state, battle):
         side = battle.side(winner(battle))
@@ -318,15 +330,20 @@ def _roller(battle: Battle, name: str) -> int:
 
 
 def _damage_need(data: GameData, battle: Battle) -> Need | None:
+    """Combat 2.2's answers, both sides at once: the surrender rolls, then the damage each chief assigns
+    on his own phone, then the survival rolls."""
+    surrender = []
     for name in SIDES:
         side = battle.side(name)
         if side.kind == "caravan" or side.surrender_roll:
             continue
         has_troops = any(data.counter(u).kind is Kind.TROOP for u in fighters(data, side))
         if taken(data, battle, name) > side_power(data, side) and has_troops:
-            return Need(
-                "surrender", name, (_roller(battle, name),), "d6", target=data.rules.surrender_at_most
-            )
+            seats = (_roller(battle, name),)
+            surrender.append(Need("surrender", name, seats, "d6", target=data.rules.surrender_at_most))
+    if surrender:
+        return together(surrender)
+    assign = []
     for name in SIDES:
         side = battle.side(name)
         amount = taken(data, battle, name)
@@ -334,14 +351,17 @@ def _damage_need(data: GameData, battle: Battle) -> Need | None:
             continue
         if overwhelmed(data, battle, name):
             continue
-        return Need("assign", name, (side.owner,), target=amount, options=fighters(data, side))
+        assign.append(Need("assign", name, (side.owner,), target=amount, options=fighters(data, side)))
+    if assign:
+        return together(assign)
+    survival = []
     for name in SIDES:
         side = battle.side(name)
         unit = survivor(data, battle, name)
         if unit and not side.survival_roll:
             spare = data.counter(unit).power - allocation(data, battle, name)[unit] - 1
-            return Need("survival", name, (_roller(battle, name),), "d6", unit, spare)
-    return None
+            survival.append(Need("survival", name, (_roller(battle, name),), "d6", unit, spare))
+    return together(survival)
 
 
 def _retreat_need(data: GameData, state: State, battle: Battle) -> Need | None:

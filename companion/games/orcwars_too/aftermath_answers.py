@@ -15,7 +15,7 @@ from companion.games.orcwars_too.aftermath import (
 )
 from companion.games.orcwars_too.battle import SIDES, Need, describe
 from companion.games.orcwars_too.checks import passes
-from companion.games.orcwars_too.common import fail, plural
+from companion.games.orcwars_too.common import fail
 from companion.games.orcwars_too.counters import GameData
 from companion.games.orcwars_too.state import Battle, Fighter, State, evolve
 
@@ -67,7 +67,7 @@ def rolled(data: GameData, state: State, need_: Need, face: int, ev: list[Event]
         ev.append(
             Event(
                 "Surrender",
-                f"{describe(data, state, side)}: the damage exceeds its power; {face}, {verdict}",
+                f"{_capital(describe(data, state, side))}: the damage exceeds its power; {face}, {verdict}",
                 {},
             )
         )
@@ -148,12 +148,18 @@ def chose(data: GameData, state: State, need_: Need, option: str, ev: list[Event
 def report(data: GameData, state: State, battle: Battle) -> str:
     """One line for the end of the battle."""
     lost = [
-        f"{describe(data, state, battle.side(n))} lost {plural(lost_power(data, battle, n), 'power')}"
-        for n in SIDES
+        f"{describe(data, state, battle.side(n))} lost {lost_power(data, battle, n)} power" for n in SIDES
     ]
     loser = battle.loser
     if loser in SIDES:
-        outcome = f"{describe(data, state, battle.side(loser))} gives way"
+        side = battle.side(loser)
+        outcome = (
+            f"{describe(data, state, side)} {'give' if side.kind in ('rebels', 'neutral') else 'gives'} way"
+        )
     else:
         outcome = "nobody is left standing"
     return f"The battle ends: {'; '.join(lost)}; {outcome}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -14,7 +14,6 @@ troll for stupidity. The damage (2.2) is :mod:`companion.games.orcwars_too.table
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 
 from companion.engine import Event
@@ -25,7 +24,7 @@ from companion.games.orcwars_too.checks import (
     strategy_modifiers,
     undecided_tie,
 )
-from companion.games.orcwars_too.common import fail, power, who
+from companion.games.orcwars_too.common import by_identity, fail, power, who
 from companion.games.orcwars_too.counters import STRATEGIES, STRATEGY_NAMES, GameData, Kind
 from companion.games.orcwars_too.state import NEUTRAL, Battle, Fighter, State, evolve, set_army
 from companion.games.orcwars_too.tables import Damage, damage
@@ -35,7 +34,12 @@ SIDES = ("attacker", "defender")
 
 @dataclass(frozen=True)
 class Need:
-    """What the battle waits for next, from whom."""
+    """What the battle waits for next, from whom.
+
+    ``parts``: when both sides (or several leaders or trolls) roll the same die at the same moment, one
+    need per roll, each from its own seat (``seats`` then lists every seat asked). The chiefs throw
+    together; a roll is the part of the seat that threw it (see :func:`part_for`).
+    """
 
     kind: str
     side: str = ""
@@ -44,6 +48,33 @@ class Need:
     subject: str = ""
     target: int = 0
     options: tuple[str, ...] = ()
+    parts: tuple[Need, ...] = ()
+
+
+def together(needs: list[Need]) -> Need | None:
+    """The first need, with every other need of the list thrown at the same moment: the rolls of the same
+    die, or the other sides' damage to assign (each chief on his own phone). None for an empty list."""
+    if not needs:
+        return None
+    first = needs[0]
+    if first.die:
+        parts = [n for n in needs if n.die == first.die]
+    elif first.kind == "assign":
+        parts = [n for n in needs if n.kind == "assign"]
+    else:
+        return first
+    if len(parts) == 1:
+        return first
+    seats = tuple(dict.fromkeys(seat for part in parts for seat in part.seats))
+    return replace(first, seats=seats, parts=tuple(parts))
+
+
+def part_for(need_: Need, seat: int) -> Need:
+    """The part of a need for several seats that ``seat`` answers (its first); a seat not asked (a die
+    entered for the table) answers the first part. A need of one part is itself."""
+    if not need_.parts:
+        return need_
+    return next((part for part in need_.parts if part.seats[:1] == (seat,)), need_.parts[0])
 
 
 # ------------------------------------------------------------------------------------------- sides
@@ -180,7 +211,7 @@ def strategy_options(side: Fighter, defender: bool) -> tuple[str, ...]:
     return (*STRATEGIES, "flee") if defender and lonely(side) else STRATEGIES
 
 
-@functools.lru_cache(maxsize=512)
+@by_identity(32)
 def damage_of(data: GameData, battle: Battle) -> Damage:
     """Step 2.2 for the battle's powers and real strategies (the same battle asks often: kept)."""
     return damage(
@@ -201,7 +232,8 @@ def fled(battle: Battle) -> bool:
 
 
 def need(data: GameData, state: State, battle: Battle) -> Need | None:
-    """What part 1 and 2.1 of the battle wait for; None once the damage can be worked out."""
+    """What part 1 and 2.1 of the battle wait for; None once the damage can be worked out. Both sides'
+    leadership checks (and their real strategies' d6) are thrown together, then every troll's stupidity."""
     if not battle.revealed:
         waiting = _proposing(battle)
         if waiting:
@@ -212,26 +244,41 @@ def need(data: GameData, state: State, battle: Battle) -> Need | None:
     attacker, defender = battle.attacker, battle.defender
     if defender.kind == "caravan" and not defender.real:
         return Need("caravan-strategy", "defender", (attacker.owner,), die="d3")
-    for name in SIDES:
-        side = battle.side(name)
-        if side.real:
-            continue
-        seat = side.owner if side.owner >= 0 else battle.side(_other(name)).owner
-        if side.kind == "army" and not side.authority_roll:
-            target = leadership_target(data, state, battle, name)
-            return Need("authority", name, (seat,), data.rules.authority_die, side.leaders[0], target)
-        tie = undecided_tie(data, (*side.leaders, *side.units))
-        if tie and side.owner >= 0 and not side.biggest:
-            return Need("biggest", name, (side.owner,), options=tie)
-        return Need("strategy-roll", name, (seat,), "d6", target=_strategy_bonus(data, battle, name))
+    leadership = [found for name in SIDES if (found := _leadership(data, state, battle, name)) is not None]
+    if leadership:
+        return together(leadership)
+    stupidity = []
     for name in SIDES:
         side = battle.side(name)
         rolled = {troll for troll, _ in side.stupidity}
-        for troll in trolls(data, side):
-            if troll not in rolled:
-                seat = side.owner if side.owner >= 0 else battle.side(_other(name)).owner
-                return Need("stupidity", name, (seat,), "d6", troll, data.rules.stupidity[side.real])
-    return None
+        seat = _roller(battle, name)
+        stupidity += [
+            Need("stupidity", name, (seat,), "d6", troll, data.rules.stupidity[side.real])
+            for troll in trolls(data, side)
+            if troll not in rolled
+        ]
+    return together(stupidity)
+
+
+def _roller(battle: Battle, name: str) -> int:
+    """Who throws a side's dice: its owner; for troops nobody owns, the chief they fight."""
+    side = battle.side(name)
+    return side.owner if side.owner >= 0 else battle.side(_other(name)).owner
+
+
+def _leadership(data: GameData, state: State, battle: Battle, name: str) -> Need | None:
+    """Combat 1.2 for one side: its commander's check, the tie of its biggest units, the d6."""
+    side = battle.side(name)
+    if side.real:
+        return None
+    seat = _roller(battle, name)
+    if side.kind == "army" and not side.authority_roll:
+        target = leadership_target(data, state, battle, name)
+        return Need("authority", name, (seat,), data.rules.authority_die, side.leaders[0], target)
+    tie = undecided_tie(data, (*side.leaders, *side.units))
+    if tie and side.owner >= 0 and not side.biggest:
+        return Need("biggest", name, (side.owner,), options=tie)
+    return Need("strategy-roll", name, (seat,), "d6", target=_strategy_bonus(data, battle, name))
 
 
 def _other(name: str) -> str:
@@ -326,7 +373,8 @@ def reveal(data: GameData, state: State, battle: Battle, ev: list[Event]) -> Bat
         if proposes(battle.side(n))
     ]
     if shown:
-        ev.append(Event("StrategiesRevealed", "Strategies revealed together: " + "; ".join(shown), {}))
+        said = "Strategies revealed together: " if len(shown) > 1 else "Strategy revealed: "
+        ev.append(Event("StrategiesRevealed", said + "; ".join(shown), {}))
     return replace(battle, revealed=True)
 
 

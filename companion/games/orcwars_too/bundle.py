@@ -1,13 +1,14 @@
 """ORCWARS TOO! as a game bundle: what the platform needs to play it (companion.bundle).
 
-Phase 1: the engine, its data, dice, screens and command-line extras; played by phone. The table's
-zones (a hand reader, territories), its mapper and the demo come with the platform's new table interface.
+The engine, its data and dice, the table (a hand reader per chief, readers under the territories, a Done
+button per chief: ``zones``, ``table``), the TV and phone screens, the command-line extras and the demo.
 """
 
 from __future__ import annotations
 
 from companion.bundle import CliCommand, GameBundle
 from companion.engine import JSON
+from companion.games.orcwars_too.zones import BUTTONS, ZONES
 
 _CLI = "companion.games.orcwars_too.cli"
 
@@ -25,6 +26,9 @@ BUNDLE = GameBundle(
     title="ORCWARS TOO!",
     engine="companion.games.orcwars_too.engine:OrcwarsToo",
     package="companion.games.orcwars_too",
+    zones=ZONES,
+    buttons=BUTTONS,
+    mapper="companion.games.orcwars_too.table:OrcwarsMapper",
     catalog="companion.games.orcwars_too.bundle:cards",
     dice="data/dice.toml",
     screens=("tv.js", "tv.css", "control.js", "control.css"),
@@ -43,4 +47,5 @@ BUNDLE = GameBundle(
             f"{_CLI}:simulate",
         ),
     ),
+    demo="companion.games.orcwars_too.demo:kit",
 )

@@ -230,11 +230,14 @@ def build(raw: Mapping[str, Any]) -> GameData:
     caravans = tuple(_caravan(e, known) for e in raw.get("caravans", ()))
     if len({c.id for c in caravans} | set(chips)) != len(caravans) + len(chips):
         raise CatalogError("a caravan shares its id with another chip")
+    if "gold" in {c.id for c in caravans} | set(chips):
+        raise CatalogError('"gold" names the plain gold chips: no counter or caravan may take that id')
     gold = raw.get("gold", {})
-    _provenance(gold, ("chips",), "gold")
+    origin = _provenance(gold, ("chips",), "gold")
     board = _board(raw.get("underground", {}), territories, known)
     rules = _rules(raw)
-    return GameData(tuple(counters), caravans, _int(gold, "chips", "gold", 1), board, rules)
+    where = {"gold": origin.get("chips") or origin.get("all", "")}
+    return GameData(tuple(counters), caravans, _int(gold, "chips", "gold", 1), board, rules, where)
 
 
 def _territory(entry: Mapping[str, Any]) -> Territory:

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from companion.games.orcwars_too.actions import GOLD
 from companion.games.orcwars_too.catalog import CatalogError, load_data
 from companion.games.orcwars_too.counters import STRATEGIES, STRATEGY_NAMES, GameData
 from companion.games.orcwars_too.tables import damage
@@ -16,7 +17,8 @@ MAX_PLAYERS = 6
 
 
 def chips(data: GameData) -> list[dict[str, object]]:
-    """Every chip of the box as JSON: the counters of the tribe cup, then the caravans of the gold pile."""
+    """Every chip of the box as JSON: the counters of the tribe cup, then the gold pile's caravans and its
+    plain gold chips (one entry, ``copies`` of them: alike, a tag on each says only "gold")."""
     out: list[dict[str, object]] = [c.to_json() for c in data.counters]
     out += [
         {
@@ -29,6 +31,16 @@ def chips(data: GameData) -> list[dict[str, object]]:
         }
         for c in data.caravans
     ]
+    out.append(
+        {
+            "id": GOLD,
+            "type": GOLD,
+            "kind": "gold",
+            "title": "Gold",
+            "copies": data.gold_chips,
+            "provenance": {"copies": data.provenance.get("gold", "the data's [gold] chips")},
+        }
+    )
     return out
 
 

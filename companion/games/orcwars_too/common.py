@@ -7,9 +7,11 @@ destroyed, a lonely leader carries one gold at most, and gold reaching the chief
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from companion.engine import Event, IllegalActionError, MalformedActionError
 from companion.games.orcwars_too.counters import GameData, Kind
@@ -24,6 +26,36 @@ from companion.games.orcwars_too.state import (
     set_hand,
     set_land,
 )
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def by_identity(size: int = 8) -> Callable[[F], F]:
+    """Remembers a pure function of (data, value, *names) for the last ``size`` values it was asked about,
+    by identity: positions and battles are immutable, and one is asked the same question many times over
+    (the prompt, the battle's need, a side's damage: by the engine, the view, the table). Holding the
+    values keeps their ids from being reused. Hashing a whole position would cost more than the answer."""
+
+    def wrap(function: F) -> F:
+        memo: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
+        lock = threading.Lock()  # the session's writer and the web's threads ask at once
+
+        @functools.wraps(function)
+        def remembered(data: GameData, value: Any, *names: Any) -> Any:
+            key = (id(data), id(value), *names)
+            found = memo.get(key)
+            if found is not None:
+                return found[2]
+            answer = function(data, value, *names)
+            with lock:
+                while len(memo) >= size:
+                    del memo[next(iter(memo))]
+                memo[key] = (data, value, answer)
+            return answer
+
+        return remembered  # type: ignore[return-value]
+
+    return wrap
 
 
 def fail(message: str) -> NoReturn:
@@ -182,14 +214,18 @@ def tidy(data: GameData, state: State, ev: list[Event]) -> State:
             state = set_garrison(state, garrison.territory, garrison.owner, (), None)
             state = to_cup(state, lost)
     for garrison in state.garrisons:
-        machines = [u for u in garrison.units if data.counter(u).kind is Kind.WAR_MACHINE]
+        if data.machines.isdisjoint(garrison.units):
+            continue
+        machines = [u for u in garrison.units if u in data.machines]
         if machines and not troops(data, garrison.units):
             ev.append(_untowed(data, state, garrison.owner, machines))
             rest = tuple(u for u in garrison.units if u not in machines)
             state = set_garrison(state, garrison.territory, garrison.owner, rest, garrison.shaman)
             state = to_cup(state, machines)
     for army in state.armies:
-        machines = [u for u in army.units if data.counter(u).kind is Kind.WAR_MACHINE]
+        if not army.gold and data.machines.isdisjoint(army.units):
+            continue  # nothing to tow, no gold to carry: nothing to tidy
+        machines = [u for u in army.units if u in data.machines]
         if machines and not troops(data, army.units):
             ev.append(_untowed(data, state, army.owner, machines))
             army = replace(army, units=tuple(u for u in army.units if u not in machines))

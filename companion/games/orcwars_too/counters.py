@@ -175,6 +175,8 @@ class Board:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {t.id: t for t in self.territories})
+        object.__setattr__(self, "_linked", all(t.adjacent is not None for t in self.territories))
+        object.__setattr__(self, "_neighbours", {})
 
     def __contains__(self, territory_id: object) -> bool:
         return territory_id in self._by_id  # type: ignore[attr-defined]
@@ -190,7 +192,16 @@ class Board:
 
     @property
     def has_adjacency(self) -> bool:
-        return all(t.adjacent is not None for t in self.territories)
+        """The owner entered every territory's neighbours (moves are then checked against them)."""
+        return self._linked  # type: ignore[attr-defined,no-any-return]
+
+    def neighbours(self, here: str) -> tuple[str, ...]:
+        """The territories bordering ``here``: every other one on a board entered without adjacency."""
+        found = self._neighbours.get(here)  # type: ignore[attr-defined]
+        if found is None:
+            found = tuple(t.id for t in self.territories if self.adjacent(here, t.id))
+            self._neighbours[here] = found  # type: ignore[attr-defined]
+        return found  # type: ignore[no-any-return]
 
     def adjacent(self, here: str, there: str) -> bool:
         """Whether ``there`` borders ``here``; always true on a board entered without adjacency."""
@@ -213,11 +224,19 @@ class GameData:
     board: Board
     rules: Rules
     provenance: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+    units: frozenset[str] = field(init=False, compare=False, hash=False, repr=False)
+    """The ids of the chips that are units (a hand's limit and its public count read these)."""
+    machines: frozenset[str] = field(init=False, compare=False, hash=False, repr=False)
+    """The ids of the war machines (towed by a troop at every moment)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_counters", {c.id: c for c in self.counters})
         object.__setattr__(self, "_caravans", {c.id: c for c in self.caravans})
         object.__setattr__(self, "_types", {c.type: c.name for c in self.counters})
+        object.__setattr__(self, "units", frozenset(c.id for c in self.counters if c.unit))
+        object.__setattr__(
+            self, "machines", frozenset(c.id for c in self.counters if c.kind is Kind.WAR_MACHINE)
+        )
 
     def counter(self, counter_id: str) -> Counter:
         try:

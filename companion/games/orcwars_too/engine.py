@@ -85,9 +85,10 @@ from companion.games.orcwars_too.state import (
     TURN,
     State,
     Step,
+    evolve,
 )
 
-RULES_VERSION = "orcwars-too/engine-1"
+RULES_VERSION = "orcwars-too/engine-2"
 """Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 TITLE = "ORCWARS TOO!"
 BATTLE_ROLLS = ("caravan-strategy", "authority", "strategy-roll", "stupidity")
@@ -156,6 +157,8 @@ class OrcwarsToo(Game[State]):
         if not isinstance(seat, int) or not 0 <= seat < state.seats:
             malformed(f"{action.kind}.player: there is no seat {seat} (0 to {state.seats - 1})")
         ev: list[Event] = []
+        if state.levy is not None and not (isinstance(action, Levy) and action.leader == state.levy.leader):
+            state = evolve(state, levy=None)  # anything else ends the levy under way
         state = tidy(self.data, self._handle(state, action, seat, ev), ev)
         return flow.settle(self.data, state, ev), tuple(ev)
 
@@ -210,10 +213,11 @@ class OrcwarsToo(Game[State]):
             return moves.pass_checked(data, state, top, value, ev)
         need = flow.battle_need(data, state)
         if need is not None:
-            if need.kind in BATTLE_ROLLS:
-                return battle.rolled(data, state, need, value, ev)
-            return aftermath_answers.rolled(data, state, need, value, ev)
-        return opening.rolled_off(data, state, value, ev)
+            part = battle.part_for(need, action.player)
+            if part.kind in BATTLE_ROLLS:
+                return battle.rolled(data, state, part, value, ev)
+            return aftermath_answers.rolled(data, state, part, value, ev)
+        return opening.rolled_off(data, state, action.player, value, ev)
 
     def _expected_die(self, state: State) -> tuple[str, int]:
         asked = self.prompt(state)
@@ -231,6 +235,9 @@ class OrcwarsToo(Game[State]):
             return economy.draw_gold(data, state, top, seat, action.chip, ev)
         if top.purpose == "draw" and isinstance(action, Draw):
             return turns.draw(data, state, seat, action.counters, ev)
+        if isinstance(action, Levy) and top.purpose == "check" and levy.joins_levy(state, action.leader):
+            # a chip laid beside the leader while his levy's check waits: it joins that levy
+            return levy.levy(data, state, seat, action.leader, action.counters, action.neutrals, ev)
         if isinstance(action, Choose) and top.purpose in (
             "runaway",
             "surface",
@@ -256,9 +263,10 @@ class OrcwarsToo(Game[State]):
         if need.kind == "strategy" and isinstance(action, ChooseStrategy):
             return battle.choose_strategy(data, state, seat, action.strategy, ev)
         if need.kind == "assign" and isinstance(action, AssignDamage):
-            if seat != need.seats[0]:
-                fail(f"{who(state, need.seats[0])} assigns this damage")
-            return aftermath_answers.assign(data, state, need, action.damage, action.survivor, ev)
+            if seat not in need.seats:
+                fail(f"{' and '.join(who(state, s) for s in need.seats)} assign this damage")
+            part = battle.part_for(need, seat)
+            return aftermath_answers.assign(data, state, part, action.damage, action.survivor, ev)
         if isinstance(action, Choose) and need.kind in ("biggest", "loser", "retreat", "escape"):
             if need.kind != "loser" and seat not in need.seats:
                 fail(f"{who(state, need.seats[0])} answers this")
@@ -375,10 +383,15 @@ class OrcwarsToo(Game[State]):
         return view.result(self.data, state)
 
     def actor(self, state: State, action: Action) -> PlayerId | None:
-        """Whose decision the action is: a roll is the table's (any phone may enter a die); a leader's
-        orders are his owner's; every other action is its player's."""
-        if isinstance(action, Roll | CorrectGold):
+        """Whose decision the action is: a chief's roll is his (his phone enters it where players enter
+        their own dice, a shared phone or the table where they do not), a roll of a side without a
+        chief and a gold correction are the table's; a leader's orders are his owner's; every other
+        action is its player's."""
+        if isinstance(action, CorrectGold):
             return None
+        if isinstance(action, Roll):
+            chief = action.player
+            return PlayerId(chief) if isinstance(chief, int) and 0 <= chief < len(state.names) else None
         leader = getattr(action, "leader", None)
         if isinstance(leader, str):
             army = state.army(leader)

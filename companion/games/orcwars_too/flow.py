@@ -8,12 +8,14 @@ from dataclasses import replace
 from companion.engine import Event
 from companion.games.orcwars_too import aftermath, battle, moves, orders, outcome, turns
 from companion.games.orcwars_too.battle import Need
+from companion.games.orcwars_too.common import by_identity
 from companion.games.orcwars_too.counters import GameData
-from companion.games.orcwars_too.state import State, evolve
+from companion.games.orcwars_too.state import State, evolve, pop
 
 STEPS = 200
 
 
+@by_identity()
 def battle_need(data: GameData, state: State) -> Need | None:
     """What the battle under way waits for (None: no battle, or it can be finished)."""
     fight = state.battle
@@ -29,7 +31,7 @@ def settle(data: GameData, state: State, ev: list[Event]) -> State:
     for _ in range(STEPS):
         before = state
         state = _step(data, state, ev)
-        if state == before:
+        if state is before or state == before:
             return state
     return state
 
@@ -41,6 +43,12 @@ def _step(data: GameData, state: State, ev: list[Event]) -> State:
     if top is not None:
         if top.purpose == "caravan-battle" and state.battle is None:
             return orders.fight_caravan(data, state, top, ev)
+        if top.purpose == "gold" and not state.gold_pile and not state.caravan_pile:
+            ev.append(Event("GoldPileEmpty", "The gold pile is empty: no gold to draw", {"seat": top.seat}))
+            return pop(state)
+        if top.purpose == "draw" and not state.cup:
+            ev.append(Event("CupEmpty", "The tribe cup is empty: no chip to draw", {"seat": top.seat}))
+            return pop(state)
         return state
     fight = state.battle
     if fight is not None:

@@ -7,7 +7,9 @@ order. Rolls are listed with every face.
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Callable
 
 from companion.engine import Action, PlayerId, Roll
 from companion.games.orcwars_too.actions import (
@@ -19,7 +21,6 @@ from companion.games.orcwars_too.actions import (
     Claim,
     DestroyMine,
     Discard,
-    Done,
     Draw,
     LeaveBehind,
     Levy,
@@ -36,44 +37,67 @@ from companion.games.orcwars_too.common import enemies_in, friendly, leaders_any
 from companion.games.orcwars_too.counters import UNIT_KINDS, GameData, Kind
 from companion.games.orcwars_too.places import neutral_units
 from companion.games.orcwars_too.prompts import DIE_FACES, prompt
-from companion.games.orcwars_too.state import CAMPAIGN, DISCARD, REINFORCE, SETUP, TRADING, State
+from companion.games.orcwars_too.state import CAMPAIGN, DISCARD, REINFORCE, SETUP, TRADING, Army, State
 from companion.games.orcwars_too.trading import partners
 from companion.games.orcwars_too.turns import draws_owed, unit_count
 
+Maker = Callable[[], list[Action]]
+
 
 def candidates(data: GameData, state: State) -> list[Action]:
+    return list(dict.fromkeys(a for make in groups(data, state) for a in make()))
+
+
+def groups(data: GameData, state: State) -> list[Maker]:
+    """The candidates in groups, each made only when asked for (the simulator tries a group at a time:
+    most are never made): the prompt's choices by kind, the rolls, the draws, and each kind of order."""
     asked = prompt(data, state)
     if asked is None:
         return []
-    out: list[Action] = [c.action for c in asked.choices]
+    by_kind: dict[str, list[Action]] = {}
+    for choice in asked.choices:
+        by_kind.setdefault(choice.action.kind, []).append(choice.action)
+    out: list[Maker] = [functools.partial(list, actions) for actions in by_kind.values()]
     if asked.roll is not None:
-        seat = asked.players[0] if asked.players else PlayerId(0)
-        return [Roll(seat, asked.roll.die, (face,)) for face in DIE_FACES[asked.roll.die]]
-    for seat in asked.players:
-        out += _draws(data, state, seat)
+        seats = asked.players or (PlayerId(0),)
+        rolls: list[Action] = [
+            Roll(seat, asked.roll.die, (face,)) for seat in seats for face in DIE_FACES[asked.roll.die]
+        ]
+        return [functools.partial(list, rolls), functools.partial(_joining, data, state)]
+    out += [functools.partial(_draws, data, state, seat) for seat in asked.players]
     if asked.kind == "setup":
-        for seat in asked.players:
-            out += _setup(data, state, seat)
+        out += [functools.partial(_setup, data, state, seat) for seat in asked.players]
     elif asked.kind in ("reinforce", "buy"):
-        out += _reinforce(data, state, asked.players[0])
+        out.append(functools.partial(_reinforce, data, state, asked.players[0]))
     elif asked.kind == "campaign":
         out += _campaign(data, state, asked.players[0])
     elif asked.kind == "rampage":
-        out += _rampage(data, state, asked.players[0])
+        out.append(functools.partial(_rampage, data, state, asked.players[0]))
     elif asked.kind == "discard":
-        out += _discard(data, state, asked.players[0])
+        out.append(functools.partial(_discard, data, state, asked.players[0]))
     elif asked.kind == "trading":
-        out += _trading(data, state)
-    return list(dict.fromkeys(out))
+        out.append(functools.partial(_trading, data, state))
+    return out
 
 
 def _draws(data: GameData, state: State, seat: int) -> list[Action]:
     if not draws_owed(data, state, seat):
         return []
+    return [Draw(PlayerId(seat), (chip,)) for chip in _one_of_each(data, state.cup)]
+
+
+@functools.lru_cache(maxsize=64)
+def _one_of_each(data: GameData, cup: tuple[str, ...]) -> tuple[str, ...]:
+    """A chip of each counter type left in the cup (kept: the cup changes less often than it is asked)."""
     kinds: dict[str, str] = {}
-    for chip in state.cup:
+    for chip in cup:
         kinds.setdefault(data.counter(chip).type, chip)
-    return [Draw(PlayerId(seat), (chip,)) for chip in kinds.values()]
+    return tuple(kinds.values())
+
+
+@functools.lru_cache(maxsize=64)
+def _leaders_in(data: GameData, cup: tuple[str, ...]) -> list[str]:
+    return [c for c in cup if data.counter(c).kind is Kind.LEADER]
 
 
 def _setup(data: GameData, state: State, seat: int) -> list[Action]:
@@ -82,14 +106,14 @@ def _setup(data: GameData, state: State, seat: int) -> list[Action]:
         return []
     stage = state.setups[seat].stage
     if stage == "bosses":
-        leaders = [c for c in state.cup if data.counter(c).kind is Kind.LEADER]
+        leaders = _leaders_in(data, state.cup)
         out: list[Action] = [TakeBosses(player, (leader,)) for leader in leaders]
         out += [TakeBosses(player, (a, b)) for a, b in itertools.pairwise(leaders)]
         return out
     if draws_owed(data, state, seat):
         return []
     units = [c for c in state.hands[seat].counters if data.counter(c).kind is not Kind.LEADER]
-    return [TradeForGold(player, (chip,)) for chip in units] + [Done(player)]
+    return [TradeForGold(player, (chip,)) for chip in units]  # ready: the prompt's choice
 
 
 def _reinforce(data: GameData, state: State, seat: int) -> list[Action]:
@@ -97,7 +121,7 @@ def _reinforce(data: GameData, state: State, seat: int) -> list[Action]:
     turn = state.current
     if turn is None or turn.step != REINFORCE:
         return []
-    out: list[Action] = [Done(player)]
+    out: list[Action] = []  # going on: the prompt's choice
     if not leaders_anywhere(data, state, seat):
         out.append(Redraw(player))
     if not turn.free_left and state.hands[seat].gold >= data.rules.extra_cost:
@@ -105,13 +129,28 @@ def _reinforce(data: GameData, state: State, seat: int) -> list[Action]:
     return out
 
 
-def _campaign(data: GameData, state: State, seat: int) -> list[Action]:
-    player = PlayerId(seat)
+def _campaign(data: GameData, state: State, seat: int) -> list[Maker]:
+    """A leader's orders, a group per kind (being done with them is the prompt's choice)."""
     turn = state.current
     if turn is None or turn.step != CAMPAIGN:
         return []
+    armies = [a for a in state.armies_of(seat) if a.territory]
+    kinds = (
+        _levies,
+        _attacks,
+        _moves,
+        _leavings,
+        _claims,
+        _mines,
+        _spies,
+    )
+    return [functools.partial(kind, data, state, seat, armies) for kind in kinds]
+
+
+def _levies(data: GameData, state: State, seat: int, armies: list[Army]) -> list[Action]:
+    player = PlayerId(seat)
     hand = state.hands[seat].counters
-    out: list[Action] = [Done(player)]
+    out: list[Action] = []
     for leader in (c for c in hand if data.counter(c).kind is Kind.LEADER):
         home = data.counter(leader).native
         natives = tuple(
@@ -119,21 +158,28 @@ def _campaign(data: GameData, state: State, seat: int) -> list[Action]:
         )
         out += [Levy(player, leader), Levy(player, leader, natives)]
     levied = tuple(c for c in hand if data.counter(c).kind in (Kind.TROOP, Kind.WAR_MACHINE, Kind.SHAMAN))
-    gold = state.hands[seat].gold
-    held = turn.held_at_start
-    for army in state.armies_of(seat):
-        if not army.territory:
-            continue
+    out += _joining(data, state)
+    for army in armies:
         leader, here = army.leader, army.territory
-        ours = friendly(state, here, seat)
-        land = state.land(here)
-        if ours and not army.levied and (not army.arrived or here == data.counter(leader).native):
+        if (
+            friendly(state, here, seat)
+            and not army.levied
+            and (not army.arrived or here == data.counter(leader).native)
+        ):
             out += [Levy(player, leader, (chip,)) for chip in levied]
             troops = tuple(c for c in levied if data.counter(c).kind is Kind.TROOP)
             if troops:
                 out.append(Levy(player, leader, troops))
             if neutral_units(state, here):
                 out.append(Levy(player, leader, (), True))
+    return out
+
+
+def _attacks(data: GameData, state: State, seat: int, armies: list[Army]) -> list[Action]:
+    player = PlayerId(seat)
+    out: list[Action] = []
+    for army in armies:
+        leader, here = army.leader, army.territory
         if neutral_units(state, here):
             out.append(Attack(player, leader, "neutral"))
         out += [Attack(player, leader, f"seat:{foe}") for foe in enemies_in(state, here, seat)]
@@ -142,28 +188,79 @@ def _campaign(data: GameData, state: State, seat: int) -> list[Action]:
             for c in state.caravans
             if data.caravan(c.chip).route[c.step] == here
         ]
-        if not army.moved:
-            for territory in data.board:
-                if data.board.adjacent(here, territory.id):
-                    out.append(Move(player, leader, territory.id))
-            if ours and (land.mine or land.fortress):
+    return out
+
+
+def _moves(data: GameData, state: State, seat: int, armies: list[Army]) -> list[Action]:
+    """Moves, the caves and fortresses (the builder does not move that turn)."""
+    player = PlayerId(seat)
+    gold = state.hands[seat].gold
+    out: list[Action] = []
+    for army in armies:
+        if army.moved:
+            continue
+        leader, here = army.leader, army.territory
+        out += [Move(player, leader, territory) for territory in data.board.neighbours(here)]
+        if friendly(state, here, seat):
+            land = state.land(here)
+            if land.mine or land.fortress:
                 out.append(Underground(player, leader))
-            if ours and army.units:
+            if army.units:
                 out += [BuildFortress(player, leader, r) for r in data.rules.fortress_ratings if r <= gold]
-        if army.units and ours:
-            out += [LeaveBehind(player, leader, (army.units[0],)), LeaveBehind(player, leader, army.units)]
-        out.append(Claim(player, leader))
-        if ours and not land.mine and here in held:
-            out.append(BuildMine(player, leader))
-    for spy in (c for c in hand if data.counter(c).kind is Kind.SPY):
+    return out
+
+
+def _leavings(data: GameData, state: State, seat: int, armies: list[Army]) -> list[Action]:
+    player = PlayerId(seat)
+    out: list[Action] = []
+    for army in armies:
+        if army.units and friendly(state, army.territory, seat):
+            out += [
+                LeaveBehind(player, army.leader, (army.units[0],)),
+                LeaveBehind(player, army.leader, army.units),
+            ]
+    return out
+
+
+def _claims(data: GameData, state: State, seat: int, armies: list[Army]) -> list[Action]:
+    return [Claim(PlayerId(seat), army.leader) for army in armies]
+
+
+def _mines(data: GameData, state: State, seat: int, armies: list[Army]) -> list[Action]:
+    turn = state.current
+    held = turn.held_at_start if turn is not None else ()
+    return [
+        BuildMine(PlayerId(seat), army.leader)
+        for army in armies
+        if friendly(state, army.territory, seat)
+        and not state.land(army.territory).mine
+        and army.territory in held
+    ]
+
+
+def _spies(data: GameData, state: State, seat: int, armies: list[Army]) -> list[Action]:
+    player = PlayerId(seat)
+    out: list[Action] = []
+    for spy in (c for c in state.hands[seat].counters if data.counter(c).kind is Kind.SPY):
         for use in data.rules.spy_uses:
             out += [UseSpy(player, spy, use.id, other) for other in range(state.seats) if other != seat]
     return out
 
 
+def _joining(data: GameData, state: State) -> list[Action]:
+    """A chip more laid beside the leader whose levy is under way."""
+    levy = state.levy
+    army = state.army(levy.leader) if levy is not None else None
+    if army is None:
+        return []
+    hand = state.hands[army.owner].counters
+    kinds = (Kind.TROOP, Kind.WAR_MACHINE, Kind.SHAMAN)
+    return [Levy(PlayerId(army.owner), army.leader, (c,)) for c in hand if data.counter(c).kind in kinds]
+
+
 def _rampage(data: GameData, state: State, seat: int) -> list[Action]:
     player = PlayerId(seat)
-    out: list[Action] = [Done(player)]
+    out: list[Action] = []  # done: the prompt's choice
     held = state.current.held_at_start if state.current is not None else ()
     for army in state.armies_of(seat):
         if army.territory and not data.board.territory(army.territory).orcland and not army.rampaged:

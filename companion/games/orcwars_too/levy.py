@@ -26,6 +26,7 @@ from companion.games.orcwars_too.places import add_to_army, neutral_units, remov
 from companion.games.orcwars_too.state import (
     NEUTRAL,
     Army,
+    OpenLevy,
     State,
     Step,
     evolve,
@@ -49,9 +50,14 @@ def levy(
     ev: list[Event],
 ) -> State:
     """A leader levies chips of the hand (with himself when he is in the hand: at his home) and, with
-    ``neutrals``, all the neutral troops of his territory together (line 61)."""
+    ``neutrals``, all the neutral troops of his territory together (line 61).
+
+    A levy stays open while the chief lays its chips beside the leader (``State.levy``): another levy of
+    the same leader before anything else happens joins it, and its units not native to him share one
+    authority check (the check waiting to be rolled takes them in)."""
     if not data.has_counter(leader) or data.counter(leader).kind is not Kind.LEADER:
         fail(f"{leader!r} is no leader")
+    joining = state.levy if state.levy is not None and state.levy.leader == leader else None
     lead = data.counter(leader)
     hand = state.hands[seat]
     army = state.army(leader)
@@ -65,7 +71,7 @@ def levy(
     else:
         army = leader_of(data, state, leader, seat)
         territory = army.territory
-        if army.levied:
+        if army.levied and joining is None:
             fail(f"{lead.name} has levied this turn")
         if army.arrived and territory != lead.native:
             fail(
@@ -83,6 +89,7 @@ def levy(
     cost = sum(data.counter(c).power for c in chips if data.counter(c).kind is Kind.WAR_MACHINE)
     if cost > hand.gold:
         fail(f"The war machines cost {cost} gold; {who(state, seat)} has {hand.gold}")
+    pending = state.top if joining is not None and _levy_check(state.top, leader) else None
     taken = set(chips) | ({leader} if placing else set())
     state = set_hand(
         state,
@@ -90,7 +97,7 @@ def levy(
         replace(hand, counters=tuple(c for c in hand.counters if c not in taken), gold=hand.gold - cost),
     )
     state = evolve(state, gold_pile=state.gold_pile + cost)
-    before = power(data, (leader, *(army.units if army else ())))
+    before = joining.before if joining else power(data, (leader, *(army.units if army else ())))
     if placing:
         army = Army(leader, seat, territory, arrived=True)
         state = evolve(state, armies=(*state.armies, army))
@@ -125,10 +132,17 @@ def levy(
         )
     )
     state = claim_control(data, state, territory, seat, ev)
-    foreign = [u for u in units if data.counter(u).native != lead.native]
+    levied_units = (*joining.units, *units) if joining else units
+    state = evolve(state, levy=OpenLevy(leader, levied_units, before))
+    foreign = (
+        *(pending.data if pending else ()),
+        *(u for u in units if data.counter(u).native != lead.native),
+    )
+    if pending is not None:
+        state = pop(state)  # the check waiting to be rolled takes in the new units
     if foreign:
         in_fortress = state.land(territory).fortress > 0
-        target = control_target(data, leader, army.units, in_fortress, units, before)
+        target = control_target(data, leader, army.units, in_fortress, levied_units, before)
         state = push(
             state,
             Step(
@@ -142,6 +156,16 @@ def levy(
             ),
         )
     return state
+
+
+def _levy_check(step: Step | None, leader: str) -> bool:
+    """The step is the authority check of ``leader``'s levy, not yet rolled."""
+    return step is not None and step.purpose == "check" and step.subject == "levy" and step.leader == leader
+
+
+def joins_levy(state: State, leader: str) -> bool:
+    """A levy of ``leader`` now joins the one under way (its chips are still being laid)."""
+    return state.levy is not None and state.levy.leader == leader
 
 
 def _levy_chips(

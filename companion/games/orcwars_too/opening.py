@@ -66,9 +66,14 @@ def new_game(data: GameData, setup: Setup) -> State:
 
 def take_bosses(data: GameData, state: State, seat: int, leaders: tuple[str, ...], ev: list[Event]) -> State:
     low, high = data.rules.bosses
-    if state.phase != SETUP or state.setups[seat].stage != "bosses":
+    hand = state.hands[seat]
+    # At the table the bosses are laid on the hand one at a time: a second may follow the first as long as
+    # nothing was drawn yet (the hand holds the first boss alone).
+    more = state.phase == SETUP and state.setups[seat].stage == "draw" and _only_bosses(data, hand.counters)
+    if state.phase != SETUP or (state.setups[seat].stage != "bosses" and not more):
         fail("Bosses are taken once, at the start of the game")
-    if not low <= len(leaders) <= high or len(set(leaders)) != len(leaders):
+    taken = len(hand.counters) if more else 0
+    if not low <= taken + len(leaders) <= high or len(set(leaders)) != len(leaders):
         fail(f"Take {low} to {high} different leaders as bosses")
     for leader in leaders:
         if (
@@ -80,11 +85,26 @@ def take_bosses(data: GameData, state: State, seat: int, leaders: tuple[str, ...
                 f"{data.name(leader) if data.has_counter(leader) else repr(leader)} "
                 "is no leader left in the tribe cup"
             )
-    hand = state.hands[seat]
     state = set_hand(state, seat, replace(hand, counters=(*hand.counters, *leaders)))
     state = evolve(state, cup=tuple(c for c in state.cup if c not in leaders))
-    ev.append(Event("Bosses", f"{who(state, seat)} takes {names(data, leaders)} as bosses", {"seat": seat}))
+    ev.append(
+        Event(
+            "Bosses",
+            f"{who(state, seat)} takes {names(data, leaders)} as "
+            + ("a boss" if len(leaders) == 1 else "bosses"),
+            {"seat": seat},
+        )
+    )
     return _set_stage(state, seat, "draw")
+
+
+def _only_bosses(data: GameData, hand: tuple[str, ...]) -> bool:
+    """The hand holds the bosses taken and nothing drawn: leaders only, fewer than the most bosses."""
+    return (
+        bool(hand)
+        and len(hand) < data.rules.bosses[1]
+        and all(data.counter(c).kind is Kind.LEADER for c in hand)
+    )
 
 
 def _set_stage(state: State, seat: int, stage: str) -> State:
@@ -132,10 +152,12 @@ def setup_done(data: GameData, state: State, seat: int, ev: list[Event]) -> Stat
     return state
 
 
-def rolled_off(data: GameData, state: State, face: int, ev: list[Event]) -> State:
+def rolled_off(data: GameData, state: State, roller: int, face: int, ev: list[Event]) -> State:
+    """A d6 of the roll for who goes first: every contender throws at once, each his own die (a die
+    entered for the table by someone not rolling counts for the first still to roll)."""
     rolloff = state.rolloff
     assert rolloff is not None
-    seat = rolloff.waiting[0]
+    seat = roller if roller in rolloff.waiting else rolloff.waiting[0]
     rolloff = replace(rolloff, rolls=(*rolloff.rolls, (seat, face)))
     ev.append(Event("RolledOff", f"{who(state, seat)} rolls {face}", {"seat": seat, "roll": face}))
     if rolloff.waiting:

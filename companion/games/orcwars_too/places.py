@@ -38,6 +38,26 @@ def locations(state: State) -> dict[str, list[str]]:
     return found
 
 
+def chips_placed(state: State) -> list[str]:
+    """Every chip of every place, as often as it lies there (the quick form of ``locations``)."""
+    placed = [*state.cup, *state.caravan_pile]
+    for hand in state.hands:
+        placed += hand.counters
+        placed += hand.captives
+        placed += hand.caravans
+    for army in state.armies:
+        placed.append(army.leader)
+        placed += army.units
+        if army.shaman:
+            placed.append(army.shaman)
+    for garrison in state.garrisons:
+        placed += garrison.units
+        if garrison.shaman:
+            placed.append(garrison.shaman)
+    placed += (c.chip for c in state.caravans)
+    return placed
+
+
 def gold_in_play(state: State) -> int:
     """Every gold chip: the pile, hands, armies' purses and caravans' treasuries."""
     return (

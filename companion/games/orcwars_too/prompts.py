@@ -20,7 +20,7 @@ from companion.games.orcwars_too.actions import (
 )
 from companion.games.orcwars_too.aftermath import automatic_allocation, automatic_survivor
 from companion.games.orcwars_too.battle import Need, describe, strategy_options
-from companion.games.orcwars_too.common import plural, who
+from companion.games.orcwars_too.common import by_identity, plural, who
 from companion.games.orcwars_too.counters import STRATEGY_NAMES, GameData
 from companion.games.orcwars_too.economy import ARMY, HAND, SETUP_HAND, TREASURY
 from companion.games.orcwars_too.state import (
@@ -51,6 +51,7 @@ def roll(die: str) -> RollRequest:
     return RollRequest(die, 1, DIE_FACES[die])
 
 
+@by_identity()
 def prompt(data: GameData, state: State) -> Prompt | None:
     if state.finished:
         return None
@@ -74,10 +75,15 @@ def prompt(data: GameData, state: State) -> Prompt | None:
             ),
         )
     if state.phase == ROLLOFF and state.rolloff is not None:
-        seat = state.rolloff.waiting[0]
-        return Prompt(
-            "rolloff", (p(seat),), f"{who(state, seat)}: roll a d6 for who goes first", roll=roll("d6")
+        waiting = state.rolloff.waiting
+        rollers = " and ".join(who(state, s) for s in waiting)
+        what = "who goes first" if state.rolloff.purpose == "start" else "who goes first this turn"
+        text = (
+            f"{rollers}: roll a d6 each for {what}"
+            if len(waiting) > 1
+            else f"{rollers}: roll a d6 for {what}"
         )
+        return Prompt("rolloff", tuple(p(s) for s in waiting), text, roll=roll("d6"))
     if state.phase == TURN:
         return _turn_prompt(data, state)
     return None
@@ -111,11 +117,12 @@ def _turn_prompt(data: GameData, state: State) -> Prompt | None:
     seat, name = turn.seat, who(state, turn.seat)
     done = (Choice("Done", Done(p(seat))),)
     if turn.step == REINFORCE:
-        if turn.free_left:
+        if draws_owed(data, state, seat):
             return Prompt(
                 "reinforce",
                 (p(seat),),
-                f"{name}: draw {plural(turn.free_left, 'free reinforcement')} from the tribe cup",
+                f"{name}: draw {plural(draws_owed(data, state, seat), 'free reinforcement')} "
+                "from the tribe cup",
             )
         more = data.rules.extra_draws - turn.bought
         text = f"{name}: buy up to {more} more units ({data.rules.extra_cost} gold each), or go on"
@@ -155,7 +162,8 @@ def _step_prompt(data: GameData, state: State, step: Step) -> Prompt:
         text = f"{name}: draw {plural(step.count, 'gold chip')} from the gold pile {where}"
         return Prompt("draw_gold", (p(seat),), text, _gold_choices(data, state, seat))
     if step.purpose == "draw":
-        return Prompt("draw", (p(seat),), f"{name}: draw {plural(step.count, 'chip')} from the tribe cup")
+        owed = draws_owed(data, state, seat)
+        return Prompt("draw", (p(seat),), f"{name}: draw {plural(owed, 'chip')} from the tribe cup")
     if step.purpose == "check":
         arriving = data.name(step.options[0]) if step.options else "the newcomer"
         what = {
@@ -253,11 +261,16 @@ def _battle_prompt(data: GameData, state: State, need: Need) -> Prompt:
             "strategy", seats, f"{waiting}: choose your strategy in secret on your phone", tuple(choices)
         )
     if need.die:
-        return Prompt("roll", seats, _roll_text(data, state, need, label), roll=roll(need.die))
+        return Prompt("roll", seats, _rolls_text(data, state, need), roll=roll(need.die))
     if need.kind == "assign":
-        text = f"{who(state, need.seats[0])}: assign the {need.target} damage your side took "
-        text += "(no unit more than its power)"
-        return Prompt("assign", seats, text, _assign_choices(data, need))
+        parts = need.parts or (need,)
+        damage = " and ".join(f"{who(state, part.seats[0])} {part.target}" for part in parts)
+        text = f"Assign the damage your side took ({damage}; no unit more than its power)"
+        if len(parts) == 1:
+            text = f"{who(state, need.seats[0])}: assign the {need.target} damage your side took "
+            text += "(no unit more than its power)"
+        choices = tuple(choice for part in parts for choice in _assign_choices(data, part))
+        return Prompt("assign", seats, text, choices)
     texts = {
         "biggest": f"{who(state, need.seats[0])}: your biggest units tie; which race counts?",
         "loser": "Which side retreats? (the table decides)",
@@ -276,6 +289,25 @@ def _option_label(data: GameData, option: str) -> str:
     return {"none": "No free territory borders", "attacker": "The attacker", "defender": "The defender"}.get(
         option, option.capitalize()
     )
+
+
+def _rolls_text(data: GameData, state: State, need: Need) -> str:
+    """One roll's sentence; several thrown together each with who throws it."""
+    fight = state.battle
+    assert fight is not None
+    if not need.parts:  # a sentence of its own: "The rebels: roll a d6", not "the rebels"
+        text = _roll_text(
+            data, state, need, describe(data, state, fight.side(need.side)) if need.side else ""
+        )
+        return text[:1].upper() + text[1:]
+    said = []
+    for part in need.parts:
+        roller = who(state, part.seats[0])
+        text = _roll_text(
+            data, state, part, describe(data, state, fight.side(part.side)) if part.side else ""
+        )
+        said.append(text if text.startswith(roller) else f"{roller}: {text}")
+    return "Together: " + "; ".join(said)
 
 
 def _roll_text(data: GameData, state: State, need: Need, label: str) -> str:

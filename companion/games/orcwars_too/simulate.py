@@ -1,7 +1,8 @@
 """Random complete games of ORCWARS TOO!, checking the engine's invariants after every action.
 
-A random table answers every prompt with an action the engine accepts (a kind first, then one of its
-candidates: fifty possible moves must not crowd out ending the turn), dice falling as they fall. After
+A random table answers every prompt with an action the engine accepts (a group of candidates first, a
+kind of order or the prompt's choices of a kind, then one of it: fifty possible moves must not crowd out
+ending the turn), dice falling as they fall. After
 every action: every chip lies in exactly one place (tribe cup, a hand, the board, a captive...) and none is
 lost; the gold is conserved (pile, hands, purses and caravans' treasuries); no leader levies twice in one
 player turn; no war machine is left without a troop; no chief's troops stand leaderless outside his land; no
@@ -16,6 +17,7 @@ the others than about the engine).
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import time
@@ -36,7 +38,7 @@ from companion.games.orcwars_too.actions import (
 from companion.games.orcwars_too.battle import SIDES, shaman_waits
 from companion.games.orcwars_too.counters import STRATEGY_NAMES, Kind
 from companion.games.orcwars_too.engine import OrcwarsToo
-from companion.games.orcwars_too.places import gold_in_play, locations
+from companion.games.orcwars_too.places import chips_placed, gold_in_play, locations
 from companion.games.orcwars_too.state import NEUTRAL, Hand, State, evolve
 from companion.games.orcwars_too.turns import draws_owed
 
@@ -69,13 +71,12 @@ def choose(
             return after, drawn, events
         except ActionError:
             pass  # not this player's draw after all: play on as any other position
-    candidates = legal.candidates(game.data, state)
-    kinds = sorted({a.kind for a in candidates})
-    rng.shuffle(kinds)
-    for kind in kinds:
-        of_kind = [a for a in candidates if a.kind == kind]
-        rng.shuffle(of_kind)
-        for action in of_kind:
+    makers = legal.groups(game.data, state)  # a group of candidates at a time, made when tried
+    rng.shuffle(makers)
+    for make in makers:
+        group = make()
+        rng.shuffle(group)
+        for action in group:
             try:
                 after, events = game.apply(state, action)
             except ActionError:
@@ -104,25 +105,30 @@ def violations(
 ) -> list[str]:
     data = game.data
     out: list[str] = []
-    found = locations(state)
-    for chip in [c.id for c in data.counters] + [c.id for c in data.caravans]:
-        places = found.get(chip, [])
-        if len(places) != 1:
-            out.append(f"{chip} lies in {len(places)} places: {places}")
+    placed = chips_placed(state)
+    chips = _all_chips(game)
+    if len(placed) != len(chips) or not chips.issuperset(placed) or len(set(placed)) != len(chips):
+        found = locations(state)  # something is amiss: say where each chip lies
+        for chip in sorted(chips | set(found)):
+            places = found.get(chip, [])
+            if len(places) != 1:
+                out.append(f"{chip} lies in {len(places)} places: {places}")
     if gold_in_play(state) != data.gold_chips:
         out.append(f"{gold_in_play(state)} gold in play, {data.gold_chips} in the box")
+    opening = before.levy is None or before.levy.leader != getattr(action, "leader", None)
     if (
         isinstance(action, Levy)
         and (action.counters or action.neutrals)
         and state.army(action.leader) is not None
+        and opening  # a chip joining the levy under way is the same levy
     ):
         key = f"{state.turn}:{action.player}:{action.leader}"
         if key in levied:
             out.append(f"{action.leader} levied twice in turn {state.turn}")
         levied.add(key)
+    machines, troops = _machines_and_troops(game)
     for army in state.armies:
-        kinds = [data.counter(u).kind for u in army.units]
-        if Kind.WAR_MACHINE in kinds and Kind.TROOP not in kinds:
+        if not machines.isdisjoint(army.units) and troops.isdisjoint(army.units):
             out.append(f"{army.leader}'s war machine has no troop to tow it")
         if not army.units and army.gold > data.rules.leader_carries:
             out.append(f"{army.leader} alone carries {army.gold} gold")
@@ -144,6 +150,22 @@ def violations(
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def _all_chips(game: OrcwarsToo) -> frozenset[str]:
+    """Every chip of the box: counters and caravans."""
+    data = game.data
+    return frozenset(c.id for c in data.counters) | frozenset(c.id for c in data.caravans)
+
+
+@functools.lru_cache(maxsize=8)
+def _machines_and_troops(game: OrcwarsToo) -> tuple[frozenset[str], frozenset[str]]:
+    counters = game.data.counters
+    return (
+        frozenset(c.id for c in counters if c.kind is Kind.WAR_MACHINE),
+        frozenset(c.id for c in counters if c.kind is Kind.TROOP),
+    )
+
+
 def _said(strategy: str) -> str:
     return STRATEGY_NAMES[strategy]
 
@@ -152,13 +174,17 @@ def _hidden_view(game: OrcwarsToo, state: State) -> dict[str, Any]:
     """The view with the hidden chips (cup and hands) dealt again and unrevealed strategies changed."""
     # Units are dealt among units and other chips among other chips: how many units a hand holds is
     # public (a hand over ten units is discarded down at the table).
-    data = game.data
+    is_unit = game.data.units.__contains__
     hidden = [c for h in state.hands for c in h.counters]
-    units = iter(sorted((c for c in hidden if data.counter(c).unit), reverse=True))
-    others = iter(sorted((c for c in hidden if not data.counter(c).unit), reverse=True))
-    hands = []
+    hidden.reverse()  # dealt back to front: every chip goes to another place (and mostly another hand)
+    units = [c for c in hidden if is_unit(c)]
+    others = [c for c in hidden if not is_unit(c)]
+    hands, u, o = [], 0, 0
     for hand in state.hands:
-        dealt = tuple(next(units) if data.counter(c).unit else next(others) for c in hand.counters)
+        count = sum(map(is_unit, hand.counters))
+        rest = len(hand.counters) - count
+        dealt = (*units[u : u + count], *others[o : o + rest])
+        u, o = u + count, o + rest
         hands.append(Hand(dealt, hand.gold, hand.caravans, hand.captives))
     shuffled = evolve(state, hands=tuple(hands))
     fight = state.battle

@@ -235,6 +235,19 @@ class RollOff:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenLevy:
+    """A levy under way: at the table its chips are laid beside the leader one at a time, and each joins
+    the same levy (one authority check for all of them) until the chief does anything else or the check
+    is rolled."""
+
+    leader: str
+    units: tuple[str, ...]
+    """The units levied so far (neutral troops included; a shaman is no unit)."""
+    before: int
+    """The army's power before the levy (the kobolds' and goblins' modifier of its check)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Offer:
     """A trade offered in the trading phase, waiting for the partner's answer."""
 
@@ -273,6 +286,8 @@ class State:
     """The last battle's step 2.2 working (the TV's show), as (key, value) pairs."""
     rolloff: RollOff | None = None
     offer: Offer | None = None
+    levy: OpenLevy | None = None
+    """The levy under way, which more chips of the hand may still join."""
     traded: tuple[int, ...] = ()
     """Seats done trading this turn."""
     announced: tuple[tuple[int, tuple[str, ...]], ...] = ()

@@ -182,3 +182,19 @@ def damage(
         defender_hacked=cell.defender.hacked,
         castle_destroyed=table == FORTRESS and raw > defender_power + fortress,
     )
+
+
+@functools.cache
+def every_cell(attacker_power: int, defender_power: int, fortress: int = 0, war_machine: int = 0) -> JSON:
+    """What step 2.2 gives for each pair of strategies at these powers: the chart the chiefs would look up
+    before choosing, worked out for them (rows the attacker's strategy, in the text's order). Kept: the
+    answer never changes and callers must not change it."""
+    return [
+        {
+            "attacker": attacker,
+            "defender": defender,
+            **damage(attacker_power, attacker, defender_power, defender, fortress, war_machine).to_json(),
+        }
+        for attacker in STRATEGIES
+        for defender in STRATEGIES
+    ]

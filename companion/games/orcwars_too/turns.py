@@ -52,19 +52,19 @@ from companion.games.orcwars_too.victory import conditions_met, points
 
 
 def unit_count(data: GameData, hand: Hand) -> int:
-    return sum(1 for c in hand.counters if data.counter(c).kind in UNIT_KINDS)
+    return sum(1 for c in hand.counters if c in data.units)
 
 
 def draws_owed(data: GameData, state: State, seat: int) -> int:
     """Chips the seat must still draw from the tribe cup now (0: none asked)."""
     top = state.top
     if top is not None:
-        return top.count if top.purpose == "draw" and top.seat == seat else 0
+        return min(top.count, len(state.cup)) if top.purpose == "draw" and top.seat == seat else 0
     if state.phase == SETUP and state.setups[seat].stage == "draw":
         return max(0, data.rules.setup_units - len(state.hands[seat].counters))
     turn = state.current
     if state.phase == TURN and turn is not None and turn.seat == seat and turn.step == REINFORCE:
-        return turn.free_left
+        return min(turn.free_left, len(state.cup))  # an empty tribe cup gives nothing more
     return 0
 
 
@@ -98,7 +98,7 @@ def draw(data: GameData, state: State, seat: int, counters: tuple[str, ...], ev:
     ev.append(
         Event(
             "Drew",
-            f"{who(state, seat)} draws {plural(len(counters), 'chip')}",
+            f"{who(state, seat)} draws {'a chip' if len(counters) == 1 else plural(len(counters), 'chip')}",
             {"seat": seat, "count": len(counters)},
         )
     )
@@ -189,7 +189,7 @@ def done(data: GameData, state: State, seat: int, ev: list[Event]) -> State:
     if turn is None or turn.seat != seat or state.stack or state.battle is not None:
         fail(f"It is not {who(state, seat)}'s part of the turn to end")
     if turn.step == REINFORCE:
-        if turn.free_left:
+        if draws_owed(data, state, seat):
             fail(f"Draw your {plural(turn.free_left, 'free reinforcement')} first")
         state = evolve(state, current=replace(turn, step=CAMPAIGN))
         for leader in lost_armies(state, seat):
@@ -234,8 +234,10 @@ def buy(data: GameData, state: State, seat: int, ev: list[Event]) -> State:
     rules = data.rules
     if turn is None or turn.seat != seat or turn.step != REINFORCE or state.stack:
         fail("Units are bought with the reinforcements")
-    if turn.free_left:
+    if draws_owed(data, state, seat):
         fail("Draw the free reinforcements first")
+    if not state.cup:
+        fail("The tribe cup is empty")
     if turn.bought >= rules.extra_draws:
         fail(f"At most {rules.extra_draws} more units a turn")
     hand = state.hands[seat]
@@ -259,11 +261,14 @@ def discard(data: GameData, state: State, seat: int, counters: tuple[str, ...], 
     if len(set(counters)) != len(counters) or any(c not in hand.counters for c in counters):
         fail(f"Name chips of {who(state, seat)}'s hand")
     kept = replace(hand, counters=tuple(c for c in hand.counters if c not in counters))
+    # At the table the chips leave the hand one at a time: a discard may stop short of the limit (the
+    # prompt stays until it is reached), never go below it.
     if (
-        any(data.counter(c).kind not in UNIT_KINDS for c in counters)
-        or unit_count(data, kept) != data.rules.hand_limit
+        not counters
+        or any(data.counter(c).kind not in UNIT_KINDS for c in counters)
+        or unit_count(data, kept) < data.rules.hand_limit
     ):
-        fail(f"Discard units down to {data.rules.hand_limit}")
+        fail(f"Discard units down to {data.rules.hand_limit}, no further")
     ev.append(
         Event("Discarded", f"{who(state, seat)} discards {plural(len(counters), 'unit')}", {"seat": seat})
     )
@@ -316,28 +321,32 @@ def end_turn(data: GameData, state: State, ev: list[Event]) -> State:
         if now:
             winners.append((seat, now))
     if winners:
-        said = "; ".join(
-            f"{who(state, s)} ({' and '.join(c + ' victory' for c in met)})" for s, met in winners
+        # Read after "Bogrot wins: " (the result's outcome): the victory, then when.
+        met_by = [" and ".join(c + " victory" for c in met) for _, met in winners]
+        said = (
+            met_by[0]
+            if len(winners) == 1
+            else " and ".join(f"{who(state, s)}'s {m}" for (s, _), m in zip(winners, met_by, strict=True))
         )
-        return _over(
-            state, tuple(s for s, _ in winners), f"Victory at the end of turn {state.turn}: {said}", ev
-        )
+        return _over(state, tuple(s for s, _ in winners), f"{said} at the end of turn {state.turn}", ev)
     if state.turn_limit and state.turn >= state.turn_limit:
         scores = [points(data, state, s) for s in range(state.seats)]
         best = max(scores)
         top = tuple(s for s in range(state.seats) if scores[s] == best)
-        return _over(
-            state,
-            top,
-            f"The turn limit ({state.turn_limit}) is reached: the most lands and fortresses win",
-            ev,
-        )
+        reason = f"the most lands and fortresses when the turn limit ({state.turn_limit}) was reached"
+        return _over(state, top, reason, ev)
     state = begin_turn(data, state, ev)
     return order_turn(data, state, ev)
 
 
+def outcome(state: State, winners: tuple[int, ...], reason: str) -> str:
+    """The game's last line, as the TV's title and the ticker say it: who won, and how."""
+    names = " and ".join(state.names[s] for s in winners) or "Nobody"
+    return f"{names} {'wins' if len(winners) == 1 else 'win'}: {reason}"
+
+
 def _over(state: State, winners: tuple[int, ...], reason: str, ev: list[Event]) -> State:
-    ev.append(Event("GameOver", reason, {"winners": list(winners)}))
+    ev.append(Event("GameOver", outcome(state, winners, reason), {"winners": list(winners)}))
     return evolve(state, phase=OVER, finished=True, winners=winners, reason=reason, step="", current=None)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from companion.games.orcwars_too.common import units_of
 from companion.games.orcwars_too.counters import GameData
-from companion.games.orcwars_too.state import State
+from companion.games.orcwars_too.state import Army, Garrison, Land, State
 
 POWER = "power"
 LEADERSHIP = "leadership"
@@ -61,25 +61,36 @@ class Holdings:
     leaders_with_armies: int
 
 
-def holdings(data: GameData, state: State) -> list[Holdings]:
+def holdings(data: GameData, state: State) -> tuple[Holdings, ...]:
+    return holdings_of(data, state.seats, state.lands, state.armies, state.garrisons)
+
+
+def holdings_of(
+    data: GameData,
+    seats: int,
+    lands: tuple[Land, ...],
+    armies: tuple[Army, ...],
+    garrisons: tuple[Garrison, ...],
+) -> tuple[Holdings, ...]:
+    """Every seat's holdings, in one pass over the board."""
     present: dict[str, set[int]] = {}
-    for army in state.armies:
+    for army in armies:
         present.setdefault(army.territory, set()).add(army.owner)
-    for garrison in state.garrisons:
+    for garrison in garrisons:
         present.setdefault(garrison.territory, set()).add(garrison.owner)
-    held = [0] * state.seats
-    forts = [0] * state.seats
-    for land in state.lands:
+    held = [0] * seats
+    forts = [0] * seats
+    for land in lands:
         if land.controller is not None and data.board.territory(land.territory).orcland:
             held[land.controller] += 1
         if land.fortress:
             for seat in present.get(land.territory, ()):
                 if seat >= 0:
                     forts[seat] += 1
-    authority = [0] * state.seats
-    led = [0] * state.seats
-    for army in state.armies:
+    authority = [0] * seats
+    led = [0] * seats
+    for army in armies:
         authority[army.owner] += data.counter(army.leader).authority
         if army.units and army.territory and data.board.territory(army.territory).orcland:
             led[army.owner] += 1
-    return [Holdings(held[s], forts[s], authority[s], led[s]) for s in range(state.seats)]
+    return tuple(Holdings(held[s], forts[s], authority[s], led[s]) for s in range(seats))

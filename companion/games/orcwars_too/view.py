@@ -9,12 +9,17 @@ roll, the table's cell and the damage it gives, what was destroyed and what surv
 from __future__ import annotations
 
 import functools
+import threading
 from collections import Counter as Tally
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from companion.engine import JSON, GameResult, PlayerId, Prompt, Standing, ranks_by_points
 from companion.games.orcwars_too import aftermath, flow
 from companion.games.orcwars_too.battle import (
     SIDES,
+    Need,
     damage_of,
     describe,
     need,
@@ -23,7 +28,7 @@ from companion.games.orcwars_too.battle import (
     stupid,
 )
 from companion.games.orcwars_too.checks import control_target
-from companion.games.orcwars_too.common import who
+from companion.games.orcwars_too.common import by_identity, who
 from companion.games.orcwars_too.counters import STRATEGY_NAMES, GameData
 from companion.games.orcwars_too.economy import caravan_territory
 from companion.games.orcwars_too.state import (
@@ -31,13 +36,17 @@ from companion.games.orcwars_too.state import (
     STEP_NAMES,
     Army,
     Battle,
+    Caravan,
+    Garrison,
+    Land,
     State,
 )
-from companion.games.orcwars_too.turns import draws_owed
+from companion.games.orcwars_too.tables import every_cell
+from companion.games.orcwars_too.turns import draws_owed, outcome
 from companion.games.orcwars_too.victory import (
     Holdings,
     fortresses,
-    holdings,
+    holdings_of,
     lands,
     leaders_with_armies,
     points,
@@ -52,6 +61,10 @@ STEP_ORDER = ("A", "B1", "B2", "B3", "B4", "B5", "C")
 
 def view(data: GameData, state: State, prompt: Prompt | None) -> dict[str, JSON]:
     active = state.current.seat if state.current is not None else None
+    board = _board(data, state.seats, state.lands, state.armies, state.garrisons, state.caravans)
+    announced = {seat: list(met) for seat, met in state.announced}
+    owed = _owed(data, state)
+    rules = _rules(data)
     return {
         "game": "orcwars-too",
         "title": TITLE,
@@ -60,21 +73,21 @@ def view(data: GameData, state: State, prompt: Prompt | None) -> dict[str, JSON]
         "turn_limit": state.turn_limit,
         "phase": state.phase,
         "step": _step(state),
-        "steps": _steps(state),
+        "steps": _steps(state.current.step if state.current is not None else state.step),
         "order": list(state.order),
         "players": [
-            _player(data, state, seat, seat == active, held)
-            for seat, held in enumerate(holdings(data, state))
+            _player(data, state, seat, seat == active, board, announced, owed.get(seat, 0))
+            for seat in range(state.seats)
         ],
-        "territories": _territories(data, state),
-        "caravans": [_caravan(data, state, c.chip) for c in state.caravans],
+        "territories": board.territories,
+        "caravans": [_caravan(data, c) for c in state.caravans],
         "gold_pile": state.gold_pile,
         "tribe_cup": len(state.cup),
         "battle": _battle(data, state, state.battle, live=True) if state.battle is not None else None,
-        "last_battle": _finished_battle(data, state.names, state.last_battle) if state.last_battle else None,
+        "last_battle": _finished_battle(data, state.last_battle, state.names) if state.last_battle else None,
         "victory": {
             "power_needed": power_needed(data, state),
-            "leaders_needed": data.rules.victory_leaders,
+            "leaders_needed": rules["leaders_needed"],
             "announced": [{"seat": s, "conditions": list(c)} for s, c in state.announced],
         },
         "rolloff": {"purpose": state.rolloff.purpose, "rolls": [list(r) for r in state.rolloff.rolls]}
@@ -83,9 +96,10 @@ def view(data: GameData, state: State, prompt: Prompt | None) -> dict[str, JSON]
         "offer": {"seat": state.offer.seat, "partner": state.offer.partner}
         if state.offer is not None
         else None,
-        "spy_uses": [{"id": u.id, "label": u.label} for u in data.rules.spy_uses],
-        "fortress_ratings": list(data.rules.fortress_ratings),
-        "adjacency": data.board.has_adjacency,
+        "levy": {"leader": state.levy.leader, "units": list(state.levy.units)} if state.levy else None,
+        "spy_uses": rules["spy_uses"],
+        "fortress_ratings": rules["fortress_ratings"],
+        "adjacency": rules["adjacency"],
         "prompt": prompt.to_json() if prompt else None,
         "finished": state.finished,
         "result": _result_view(data, state) if state.finished else None,
@@ -106,8 +120,20 @@ def _step(state: State) -> JSON:
     }
 
 
-def _steps(state: State) -> list[JSON]:
-    now = state.current.step if state.current is not None else state.step
+@functools.lru_cache(maxsize=16)
+def _rules(data: GameData) -> dict[str, JSON]:
+    """What the view says of the data's rules (kept: the same for every view; callers never change it)."""
+    return {
+        "leaders_needed": data.rules.victory_leaders,
+        "spy_uses": [{"id": u.id, "label": u.label} for u in data.rules.spy_uses],
+        "fortress_ratings": list(data.rules.fortress_ratings),
+        "adjacency": data.board.has_adjacency,
+    }
+
+
+@functools.lru_cache(maxsize=16)
+def _steps(now: str) -> list[JSON]:
+    """The turn's steps, the one under way ``now`` (kept: callers never change it)."""
     index = STEP_ORDER.index(now) if now in STEP_ORDER else -1
     return [
         {"id": s, "label": STEP_NAMES[s], "state": "now" if i == index else "done" if i < index else "todo"}
@@ -154,8 +180,94 @@ def _army(data: GameData, army: Army) -> dict[str, JSON]:
     }
 
 
-def _player(data: GameData, state: State, seat: int, active: bool, held: Holdings) -> dict[str, JSON]:
+@dataclass(frozen=True)
+class Board:
+    """The view's parts drawn from the board alone, kept by what the board holds: the board changes less
+    often than the view is drawn (a draw, a roll, a strategy chosen leave it as it was). Shared between
+    views: callers never change them."""
+
+    territories: list[dict[str, JSON]]
+    holdings: tuple[Holdings, ...]
+    armies: tuple[list[dict[str, JSON]], ...]
+    """Per seat, his leaders and their armies."""
+    garrisons: tuple[list[dict[str, JSON]], ...]
+    """Per seat, the troops he left behind."""
+
+
+def _board(
+    data: GameData,
+    seats: int,
+    lands: tuple[Land, ...],
+    armies: tuple[Army, ...],
+    garrisons: tuple[Garrison, ...],
+    caravans: tuple[Caravan, ...],
+) -> Board:
+    """Kept by the identity of the state's parts first (an input that leaves the board as it was, a draw
+    or a roll, passes the very tuples on to the next position), then by what they hold."""
+    parts = (data, lands, armies, garrisons, caravans)
+    key = (seats, *map(id, parts))
+    found = _BOARDS.get(key)
+    if found is not None:
+        return found[1]
+    board = _board_drawn(data, seats, lands, armies, garrisons, caravans)
+    with _BOARDS_LOCK:
+        while len(_BOARDS) >= 16:
+            del _BOARDS[next(iter(_BOARDS))]
+        _BOARDS[key] = (parts, board)  # the parts held: their ids are not reused meanwhile
+    return board
+
+
+_BOARDS: dict[tuple[int, ...], tuple[tuple[Any, ...], Board]] = {}
+_BOARDS_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=256)
+def _board_drawn(
+    data: GameData,
+    seats: int,
+    lands: tuple[Land, ...],
+    armies: tuple[Army, ...],
+    garrisons: tuple[Garrison, ...],
+    caravans: tuple[Caravan, ...],
+) -> Board:
+    by_seat: tuple[list[dict[str, JSON]], ...] = tuple([] for _ in range(seats))
+    for army in armies:
+        by_seat[army.owner].append(_army(data, army))
+    left: tuple[list[dict[str, JSON]], ...] = tuple([] for _ in range(seats))
+    for garrison in garrisons:
+        if garrison.owner >= 0:
+            left[garrison.owner].append(
+                {
+                    "territory": garrison.territory,
+                    "territory_name": data.board.name(garrison.territory),
+                    "units": [_counter(data, u) for u in garrison.units],
+                }
+            )
+    held = holdings_of(data, seats, lands, armies, garrisons)
+    return Board(_territories(data, lands, armies, garrisons, caravans), held, by_seat, left)
+
+
+def _owed(data: GameData, state: State) -> dict[int, int]:
+    """Who draws chips now, and how many: everyone in the setup, else the one a draw is asked of."""
+    if state.phase == "setup":
+        seats: Iterable[int] = range(state.seats)
+    else:
+        asked = state.top.seat if state.top is not None else state.current.seat if state.current else None
+        seats = () if asked is None else (asked,)
+    return {seat: draws_owed(data, state, seat) for seat in seats}
+
+
+def _player(
+    data: GameData,
+    state: State,
+    seat: int,
+    active: bool,
+    board: Board,
+    announced: dict[int, list[str]],
+    owed: int,
+) -> dict[str, JSON]:
     hand = state.hands[seat]
+    held = board.holdings[seat]
     return {
         "seat": seat,
         "name": state.names[seat],
@@ -164,37 +276,35 @@ def _player(data: GameData, state: State, seat: int, active: bool, held: Holding
         "score": {"total": held.lands + held.fortresses, "lands": held.lands, "fortresses": held.fortresses},
         "gold": hand.gold,
         "hand": len(hand.counters),
-        "hand_units": sum(1 for c in hand.counters if data.counter(c).unit),
+        "hand_units": sum(map(data.units.__contains__, hand.counters)),
         "unplaced_caravans": [data.name(c) for c in hand.caravans],
         "captives": [{"id": c, "name": data.name(c)} for c in hand.captives],
         "authority": held.authority,
         "leaders_with_armies": held.leaders_with_armies,
-        "armies": [_army(data, a) for a in state.armies if a.owner == seat],
-        "garrisons": [
-            {
-                "territory": g.territory,
-                "territory_name": data.board.name(g.territory),
-                "units": [_counter(data, u) for u in g.units],
-            }
-            for g in state.garrisons
-            if g.owner == seat
-        ],
+        "armies": board.armies[seat],
+        "garrisons": board.garrisons[seat],
         "setup": state.setups[seat].stage if state.phase == "setup" else None,
-        "draws_owed": draws_owed(data, state, seat),
+        "draws_owed": owed,
         "done_trading": seat in state.traded,
-        "announced": next((list(c) for s, c in state.announced if s == seat), []),
+        "announced": announced.get(seat, []),
     }
 
 
-def _territories(data: GameData, state: State) -> list[dict[str, JSON]]:
-    """Every territory with what lies on it (indexed once: the view is drawn after every input)."""
-    lands = {land.territory: land for land in state.lands}
+def _territories(
+    data: GameData,
+    lands_: tuple[Land, ...],
+    armies_: tuple[Army, ...],
+    garrisons: tuple[Garrison, ...],
+    caravans_: tuple[Caravan, ...],
+) -> list[dict[str, JSON]]:
+    """Every territory with what lies on it."""
+    lands = {land.territory: land for land in lands_}
     armies: dict[str, list[str]] = {}
-    for army in state.armies:
+    for army in armies_:
         armies.setdefault(army.territory, []).append(army.leader)
-    neutral = {g.territory: g.units for g in state.garrisons if g.owner == NEUTRAL}
+    neutral = {g.territory: g.units for g in garrisons if g.owner == NEUTRAL}
     caravans: dict[str, list[str]] = {}
-    for caravan in state.caravans:
+    for caravan in caravans_:
         caravans.setdefault(caravan_territory(data, caravan), []).append(caravan.chip)
     out = []
     for info in data.board:
@@ -224,9 +334,10 @@ def _territory_facts(data: GameData, territory: str) -> dict[str, JSON]:
     }
 
 
-def _caravan(data: GameData, state: State, chip: str) -> dict[str, JSON]:
-    caravan = state.caravan(chip)
-    assert caravan is not None
+@functools.lru_cache(maxsize=256)
+def _caravan(data: GameData, caravan: Caravan) -> dict[str, JSON]:
+    """A caravan on the board (kept by what it is: callers never change it)."""
+    chip = caravan.chip
     route = data.caravan(chip).route
     return {
         "chip": chip,
@@ -243,8 +354,8 @@ def _caravan(data: GameData, state: State, chip: str) -> dict[str, JSON]:
 # ---------------------------------------------------------------------------------------------- battle
 
 
-@functools.lru_cache(maxsize=64)
-def _finished_battle(data: GameData, names: tuple[str, ...], fight: Battle) -> JSON:
+@by_identity(16)
+def _finished_battle(data: GameData, fight: Battle, names: tuple[str, ...]) -> JSON:
     """A battle that is over depends on nothing but itself and the players' names: drawn once (the TV shows
     it until the next battle, every view). Callers must not change the dict."""
     return _battle(data, State(names=names, colours=()), fight, live=False)
@@ -255,6 +366,16 @@ def _battle(data: GameData, state: State, fight: Battle | None, live: bool) -> J
         return None
     asked = flow.battle_need(data, state) if live else None
     computed = fight.revealed and not aftermath.fled(fight) and (not live or need(data, state, fight) is None)
+    return _battle_drawn(data, fight, state.names, asked, computed, live)
+
+
+@by_identity(16)
+def _battle_drawn(
+    data: GameData, fight: Battle, names: tuple[str, ...], asked: Need | None, computed: bool, live: bool
+) -> JSON:
+    """A battle as the TV shows it: kept (an input that leaves the battle as it was, a draw of gold, asks
+    for it again); callers never change it."""
+    state = State(names=names, colours=())  # the sides are told by their chiefs' names
     settled = not live or (asked is not None and asked.kind not in UNSETTLED)
     working = damage_of(data, fight).working() if computed else None
     return {
@@ -272,9 +393,17 @@ def _battle(data: GameData, state: State, fight: Battle | None, live: bool) -> J
         "attacker": _side(data, state, fight, "attacker", computed, settled),
         "defender": _side(data, state, fight, "defender", computed, settled),
         "damage": working,
+        "chart": _chart(data, fight) if live and not fight.revealed else None,
         "loser": fight.loser or None,
         "retreat_to": data.board.name(fight.retreat_to) if fight.retreat_to else None,
     }
+
+
+def _chart(data: GameData, fight: Battle) -> JSON:
+    """While the strategies are being chosen: the damage each pair would give at the sides' powers now
+    (before any troll's stupidity or failed leadership changes them): public, as the powers are."""
+    attacker, defender = side_power(data, fight.attacker), side_power(data, fight.defender)
+    return every_cell(attacker, defender, fight.fortress, fight.war_machine)
 
 
 def _side(
@@ -390,6 +519,7 @@ def private_view(data: GameData, state: State, seat: PlayerId) -> dict[str, JSON
         "seat": seat,
         "name": who(state, seat),
         "hand": [_counter(data, c) for c in hand.counters],
+        "hand_limit": data.rules.hand_limit,
         "captives": [_counter(data, c) for c in hand.captives],
         "drawable": drawable,
         "strategy": mine or None,
@@ -446,12 +576,11 @@ def result(data: GameData, state: State) -> GameResult:
     if not state.finished:
         top = tuple(PlayerId(s) for s in range(state.seats) if ranks[s] == 1)
         return GameResult(False, top, standings, "lands + fortresses", outcome="The game is under way")
-    names = " and ".join(state.names[s] for s in winners) or "Nobody"
     return GameResult(
         True,
         tuple(PlayerId(s) for s in winners),
         standings,
         "lands + fortresses",
-        outcome=f"{names} {'wins' if len(winners) == 1 else 'win'}: {state.reason}",
+        outcome=outcome(state, winners, state.reason),
         details={"reason": state.reason, "turn": state.turn},
     )

@@ -13,7 +13,14 @@ from typing import ClassVar, Literal
 from companion.engine import Action, ActionCodec, PlayerId, Roll
 
 ATTACK_DIE = "sc-attack"
-"""The throw an attack asks for: every colour answers it, each face names its colour (data/dice.toml)."""
+"""The name of an attack's throw (``Roll.die``): a mixed throw of the coloured dice (``die_of``), each face
+naming its colour (data/dice.toml)."""
+
+
+def die_of(colour: str) -> str:
+    """The die id of a colour's attack die, as the table's dice data names it (``"sc-blue"``)."""
+    return f"sc-{colour}"
+
 
 # ------------------------------------------------------------------------------ adventurer phase
 
@@ -97,6 +104,16 @@ class DiscardCard(Action):
     """A chaos card discarded unused, for a chaos token (V.G, line 1571)."""
 
     kind: ClassVar[str] = "discard_card"
+    player: PlayerId
+    card: str
+
+
+@dataclass(frozen=True)
+class LayCard(Action):
+    """A chaos card for an attack taken off the adventurer card and laid on the discard pile before the
+    attack is declared (V.G, line 1563): the coming attack uses it (the table's reading of the pile)."""
+
+    kind: ClassVar[str] = "lay_card"
     player: PlayerId
     card: str
 
@@ -333,6 +350,7 @@ CODEC = ActionCodec(
     StepCard,
     PickUp,
     DiscardCard,
+    LayCard,
     Destroy,
     ChaosHit,
     Resolve,

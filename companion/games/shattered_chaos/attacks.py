@@ -121,6 +121,7 @@ def declare(
     model = state.model(number)
     if model is None:
         fail(f"There is no enemy model {number} on the board")
+    cards = tuple(dict.fromkeys((*hero.laid, *cards)))  # the cards laid on the pile for it go with it
     if not 1 <= distance <= MAX_DISTANCE:
         malformed(f"attack.distance: the enemy stands 1 to {MAX_DISTANCE} spaces away, not {distance}")
     if len(set(cards)) != len(cards) or any(c not in hero.cards for c in cards):

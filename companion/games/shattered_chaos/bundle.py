@@ -1,13 +1,12 @@
-"""Shattered Chaos as a game bundle: what the platform needs to play it (companion.bundle).
-
-Phase 1 of issue 17: the engine, its data, the dice, the TV and phone screens and the command-line extras.
-The table mapper, the zone kinds and the demo follow on the platform's new bundle/table interface.
-"""
+"""Shattered Chaos as a game bundle: what the platform needs to play it (companion.bundle): the engine and
+its data, the places its table reads (zones.py) and what a card, a button or ``next`` means there
+(table.py), its dice, the camera mat, the TV and phone screens, the command-line extras and the demo."""
 
 from __future__ import annotations
 
 from companion.bundle import CliCommand, GameBundle
 from companion.engine import JSON
+from companion.games.shattered_chaos.zones import BUTTONS, ZONES
 
 _CLI = "companion.games.shattered_chaos.cli"
 
@@ -24,8 +23,12 @@ BUNDLE = GameBundle(
     title="Shattered Chaos",
     engine="companion.games.shattered_chaos.engine:ShatteredChaos",
     package="companion.games.shattered_chaos",
+    zones=ZONES,
+    buttons=BUTTONS,
+    mapper="companion.games.shattered_chaos.table:ShatteredChaosMapper",
     catalog="companion.games.shattered_chaos.bundle:cards",
     dice="data/dice.toml",
+    mat="data/mat.toml",
     screens=("tv.js", "tv.css", "control.js", "control.css"),
     commands=(
         CliCommand(
@@ -43,4 +46,5 @@ BUNDLE = GameBundle(
             f"{_CLI}:simulate",
         ),
     ),
+    demo="companion.games.shattered_chaos.demo:kit",
 )

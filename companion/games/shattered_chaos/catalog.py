@@ -336,6 +336,9 @@ class Catalog:
     def adventurer(self, adventurer_id: str) -> AdventurerCard:
         return self._find("adventurer", adventurer_id)  # type: ignore[return-value]
 
+    def has_adventurer(self, adventurer_id: str) -> bool:
+        return adventurer_id in self._index["adventurer"]  # type: ignore[attr-defined]
+
     def adventurer_named(self, name: str) -> AdventurerCard:
         """The adventurer a person typed ("deadeye", "Deadeye ")."""
         return self._find("adventurer_name", name_key(name))  # type: ignore[return-value]

@@ -111,10 +111,13 @@ def apply_overrides(raw: dict[str, Any], changes: Mapping[str, Any], where: str)
             _merge_entry(raw.setdefault(section, []), change, key, f"{where}: {section}[{index}]")
     if "rules" in changes:
         _merge_fields(raw["rules"], changes["rules"], f"{where}: rules")
-    for colour, change in dict(changes.get("dice", {})).items():
-        if colour not in COLOURS:
-            raise CatalogError(f"{where}: dice.{colour}: the dice are {', '.join(COLOURS)}")
-        _merge_fields(raw["dice"][colour], change, f"{where}: dice.{colour}")
+    for die, change in dict(changes.get("dice", {})).items():
+        # The table's die ids (sc-blue): the table reads its dice from the same entries (companion.dice).
+        colour = die.removeprefix("sc-")
+        if colour not in COLOURS or die == colour:
+            ids = ", ".join(f"sc-{c}" for c in COLOURS)
+            raise CatalogError(f"{where}: dice.{die}: the dice are named as the table names them: {ids}")
+        _merge_fields(raw["dice"][colour], change, f"{where}: dice.{die}")
     for section in ("stacks", "upgrades"):
         if section in changes:
             _merge_fields(raw[section], changes[section], f"{where}: {section}")

@@ -58,7 +58,7 @@ from companion.games.shattered_chaos.state import (
     evolve,
 )
 
-RULES_VERSION = "shattered-chaos/engine-1"
+RULES_VERSION = "shattered-chaos/engine-2"
 """Bumped when the rules or the state's shape change: snapshots of another version are not reused."""
 SETTLE_LIMIT = 2000
 TABLE_WIDE = (
@@ -141,10 +141,11 @@ class ShatteredChaos(Game[State]):
             SetupOption(
                 "adventurers",
                 "Adventurers (clockwise, one per player)",
-                "text",
-                (),
-                "",
-                f"Names separated by commas, from {names}; empty: the first ones in that order",
+                "per_seat",
+                tuple((a.id, a.name) for a in cat.adventurers),
+                None,
+                f"Who plays which adventurer ({names}); each plays once",
+                distinct=True,
             ),
             SetupOption(
                 "starting",
@@ -302,14 +303,13 @@ class ShatteredChaos(Game[State]):
             )
             for seat, hero in enumerate(state.party)
         )
+        title = self.catalog.adventure(state.adventure).title
+        named = f"Adventure {state.adventure}"
+        named = title if title.startswith(named) else f"{named}, {title}"
         if evaluation is None:
-            outcome = f"Adventure {state.adventure}, round {state.round}: under way"
-        elif won:
-            outcome = (
-                f"The party wins adventure {state.adventure} in round {state.round}. {evaluation.sentence()}"
-            )
+            outcome = f"{named}, round {state.round}: under way"
         else:
-            outcome = f"The party loses adventure {state.adventure}. {evaluation.sentence()}"
+            outcome = f"{named} {'won' if won else 'lost'} in round {state.round}"
         details: dict[str, JSON] = {
             "adventure": state.adventure,
             "round": state.round,
@@ -327,7 +327,40 @@ class ShatteredChaos(Game[State]):
             outcome=outcome,
             details=details,
             cooperative=True,
+            summary=self._summary(state),
+            follow_on=self._next_adventure(state),
         )
+
+    def _summary(self, state: State) -> tuple[str, ...]:
+        """The party's final evaluation (IX.A-B) in a few lines for the final screens."""
+        evaluation = state.evaluation
+        if evaluation is None:
+            return ()
+        where = self.catalog.adventure(state.adventure).compartment
+        box = f"Campaign box ({where}): draw {evaluation.draw} chaos cards, keep {evaluation.keep}"
+        log = f"Campaign log: {state.campaign.format()}"
+        if evaluation.lost:
+            return (f"Defeat: the round marker goes to the end, section {evaluation.section}", box, log)
+        spaces = f"{evaluation.spaces} {'space' if evaluation.spaces == 1 else 'spaces'}"
+        marker = (
+            f"{evaluation.damage} damage suffered: the marker moves {spaces}, "
+            f"round {evaluation.start_round} → round {evaluation.final_round}, section {evaluation.section}"
+        )
+        return (marker, box, log)
+
+    def _next_adventure(self, state: State) -> dict[str, JSON]:
+        """How the campaign carries on once the box is closed (IX): the next adventure (the same one after
+        a defeat: "we encourage you to try again", IX.C line 2967), the same adventurers, the campaign log."""
+        if state.phase != OVER or state.evaluation is None:
+            return {}
+        numbers = [a.number for a in self.catalog.adventures]
+        following = [n for n in numbers if n > state.adventure]
+        adventure = following[0] if state.outcome == "won" and following else state.adventure
+        return {
+            "adventure": adventure,
+            "adventurers": [hero.card for hero in state.party],
+            "campaign": state.campaign.format(),
+        }
 
     def actor(self, state: State, action: Action) -> PlayerId | None:
         if isinstance(action, TABLE_WIDE):
@@ -364,8 +397,8 @@ def _answer(cat: Catalog, state: State, top: object, a: Action, ev: list[Event])
             return enemy_attacks.use_armour(cat, state, top, a.cards, ev)
         if isinstance(a, act.Redirect):
             return enemy_attacks.redirect(cat, state, top, a.adventurer, ev)
-        if isinstance(a, act.DeclineReaction):
-            return enemy_attacks.decline(cat, state, top, a.player, ev)
+        if isinstance(a, act.DeclineReaction):  # the cards laid for a reaction become chaos tokens
+            return rounds.unlay(cat, enemy_attacks.decline(cat, state, top, a.player, ev), a.player, ev)
         if isinstance(a, act.Attack) and top.stage == "react":
             _own(cat, state, top.seat, a.player)
             return attacks.declare(cat, state, a.player, a.model, a.distance, a.cards, a.destruction, ev)
@@ -403,6 +436,7 @@ _DECLARATIONS = {
     act.PickUp: lambda cat, s, a, ev: rounds.pick_up(cat, s, a.player, a.tokens, ev),
     act.DiscardCard: lambda cat, s, a, ev: rounds.discard_card(cat, s, a.player, _card(a.card), ev),
     act.Destroy: lambda cat, s, a, ev: rounds.destroy(cat, s, a.player, ev),
+    act.LayCard: lambda cat, s, a, ev: rounds.lay_card(cat, s, a.player, _card(a.card), ev),
     act.PlaceEnemy: lambda cat, s, a, ev: narrator.place_enemy(cat, s, a.model, ev),
     act.RemoveEnemy: lambda cat, s, a, ev: narrator.remove_enemy(cat, s, a.model, ev),
     act.SetLives: lambda cat, s, a, ev: narrator.set_lives(cat, s, a.model, a.lives, ev),
@@ -460,12 +494,17 @@ def _advance_attack(cat: Catalog, state: State, top: HeroAttack, ev: list[Event]
     return state
 
 
-def _party(cat: Catalog, text: JSON, count: int) -> tuple[str, ...]:
-    if not isinstance(text, str):
-        raise SetupError("adventurers must be names separated by commas")
-    if not text.strip():
+def _party(cat: Catalog, chosen: JSON, count: int) -> tuple[str, ...]:
+    """The adventurer of each seat: a list in seat order (the new-game form's menu per seat), or the names
+    separated by commas as games set up before the menus were (their logs replay); empty: the first ones."""
+    if isinstance(chosen, str):
+        names = [n for n in (p.strip() for p in chosen.split(",")) if n]
+    elif isinstance(chosen, list | tuple) and all(isinstance(n, str) for n in chosen):
+        names = [n.strip() for n in chosen]
+    else:
+        raise SetupError("adventurers: one adventurer per player, in seat order")
+    if not names:
         return tuple(a.id for a in cat.adventurers[:count])
-    names = [n for n in (p.strip() for p in text.split(",")) if n]
     cards = []
     for name in names:
         try:

@@ -104,7 +104,8 @@ def discard_cards(state: State, seat: int, cards: tuple[str, ...]) -> State:
     kept = list(hero.cards)
     for card in cards:
         kept.remove(card)
-    state = set_hero(state, seat, replace(hero, cards=tuple(kept)))
+    laid = tuple(c for c in hero.laid if c not in cards)
+    state = set_hero(state, seat, replace(hero, cards=tuple(kept), laid=laid))
     return evolve(state, discard=state.discard + tuple(cards))
 
 

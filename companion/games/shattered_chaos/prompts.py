@@ -2,7 +2,8 @@
 
 Questions about the map are the whole table's (any phone may answer); an adventurer's own choices (a chaos
 hit, the range die, a chaos card, a reaction) are addressed to that adventurer's seat. The throw of an
-enemy's dice is addressed to the attacked adventurer's seat, who throws them at the table.
+enemy's dice is the table's (``RollRequest.anyone``): any die, any phone; it is entered for the attacked
+adventurer's seat.
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ def faces_for(cat: Catalog, colours: Iterable[str]) -> tuple[str, ...]:
     """Every face the dice of these colours can show (each once), yellow first."""
     wanted = set(colours)
     return tuple(dict.fromkeys(s for c in COLOURS if c in wanted for s in cat.die(c).symbols))
+
+
+def throw_of(cat: Catalog, colours: tuple[str, ...], anyone: bool = False) -> RollRequest:
+    """A mixed throw of these coloured dice (docs/bundles.md, "Rolls"): the table fills one slot per die
+    with a die of its colour (a second yellow is refused with a notice naming what is still missing) and
+    the phone draws a row per die. ``anyone``: an enemy's throw, the table's rather than one player's."""
+    dice = tuple(act.die_of(c) for c in colours)
+    return RollRequest(act.ATTACK_DIE, len(dice), faces_for(cat, colours), dice=dice, anyone=anyone)
 
 
 def everyone(state: State) -> tuple[int, ...]:
@@ -95,13 +104,10 @@ def _attack_prompt(cat: Catalog, state: State, top: HeroAttack, choices: tuple[C
     if top.stage == "throw":
         away = count(top.distance, "space", "spaces")
         text = f"{name} throws the yellow, red and blue dice at {target} ({away})"
-        return Prompt(
-            "throw", (top.seat,), text, roll=RollRequest(act.ATTACK_DIE, 3, faces_for(cat, COLOURS))
-        )
+        return Prompt("throw", (top.seat,), text, roll=throw_of(cat, COLOURS))
     if top.stage == "rethrow":
         text = f"{name} throws {' + '.join(top.rethrow)} again (chaos hit)"
-        roll = RollRequest(act.ATTACK_DIE, len(top.rethrow), faces_for(cat, top.rethrow))
-        return Prompt("rethrow", (top.seat,), text, roll=roll)
+        return Prompt("rethrow", (top.seat,), text, roll=throw_of(cat, top.rethrow))
     if top.stage == "chaos-hit":
         text = f"{name}: throw dice again with a chaos hit? ({attacks.faces_text(cat, top.faces)})"
         return Prompt("chaos-hit", (top.seat,), text, choices)
@@ -146,8 +152,7 @@ def _enemy_attack_prompt(cat: Catalog, state: State, top: EnemyAttack, choices: 
         return Prompt("armour", (top.seat,), text, choices)
     if top.stage == "throw":
         text = f"Throw {' + '.join(top.dice)} for {name}'s attack on {target}"
-        roll = RollRequest(act.ATTACK_DIE, len(top.dice), faces_for(cat, top.dice))
-        return Prompt("enemy-throw", (top.seat,), text, roll=roll)
+        return Prompt("enemy-throw", (top.seat,), text, roll=throw_of(cat, top.dice, anyone=True))
     if top.stage == "redirect":
         text = f"{target} is a shadow: which adventurer suffers the {top.damage} damage?"
         return Prompt("redirect", everyone(state), text, choices)
@@ -294,6 +299,8 @@ def legal(cat: Catalog, state: State) -> list[Action]:
         out += _declarations(cat, state)
     for seat, hero in enumerate(state.party):
         out += [act.DiscardCard(seat, card) for card in hero.cards]
+        if rounds.may_attack_next(state, seat):
+            out += [act.LayCard(seat, c) for c in hero.cards if cat.card(c).for_attack and c not in hero.laid]
     out += _narrator(cat, state)
     return list(dict.fromkeys(out))
 

@@ -25,6 +25,7 @@ from companion.games.shattered_chaos.state import (
     ENEMIES,
     Condition,
     Draw,
+    EnemyAttack,
     GraveyardDraws,
     Hero,
     NamePartner,
@@ -54,6 +55,7 @@ def _spend(state: State, seat: int, hero: Hero) -> State:
 
 
 def move(cat: Catalog, state: State, seat: int, ev: list[Event]) -> State:
+    state = unlay(cat, state, seat, ev)
     hero = _acting(cat, state, seat, "An adventurer moves")
     steps = cat.rules.move_steps
     ev.append(
@@ -68,6 +70,7 @@ def move(cat: Catalog, state: State, seat: int, ev: list[Event]) -> State:
 
 
 def interact(cat: Catalog, state: State, seat: int, card: str, ev: list[Event]) -> State:
+    state = unlay(cat, state, seat, ev)
     hero = _acting(cat, state, seat, "An adventurer interacts")
     card = card.strip()
     if len(card) > 8:
@@ -87,6 +90,7 @@ def interact(cat: Catalog, state: State, seat: int, card: str, ev: list[Event]) 
 
 
 def chaos_call(cat: Catalog, state: State, seat: int, ev: list[Event]) -> State:
+    state = unlay(cat, state, seat, ev)
     hero = _acting(cat, state, seat, "An adventurer calls on CHAOS")
     state = _spend(state, seat, hero)
     state, taken = ledgers.gain_chaos(cat, state, seat, 1)
@@ -188,9 +192,54 @@ def discard_card(cat: Catalog, state: State, seat: int, card: str, ev: list[Even
     state = ledgers.discard_cards(state, seat, (card,))
     state, taken = ledgers.gain_chaos(cat, state, seat, 1)
     gained = "and takes a chaos token" if taken else "(no chaos token: a shadow, or a full ledger)"
+    if card in hero.laid:
+        gained = "(it was not for an attack) " + gained
     ev.append(
         Event("CardDiscarded", f"{name} discards {cat.card(card).title} unused {gained}", {"seat": seat})
     )
+    return state
+
+
+def lay_card(cat: Catalog, state: State, seat: int, card: str, ev: list[Event]) -> State:
+    """A chaos card laid on the discard pile for the coming attack (the table saw it leave the card)."""
+    hero = state.party[seat]
+    name = hero_name(cat, state, seat)
+    if card not in hero.cards or card in hero.laid:
+        fail(f"{name} holds no such chaos card on the adventurer card")
+    if not cat.card(card).for_attack:
+        fail(f"{cat.card(card).title} is not used in an attack: discard it for a chaos token, or use it")
+    if not may_attack_next(state, seat):
+        fail(f"{name} attacks in the adventurer phase or as a reaction: discard it for a chaos token")
+    ev.append(
+        Event(
+            "CardLaid",
+            f"{name} lays {cat.card(card).title} on the discard pile for the coming attack",
+            {"seat": seat, "card": card},
+        )
+    )
+    return set_hero(state, seat, replace(hero, laid=(*hero.laid, card)))
+
+
+def may_attack_next(state: State, seat: int) -> bool:
+    """The adventurer's next action may be an attack: an action token in a free adventurer phase, or the
+    reaction the enemy's attack allows."""
+    top = state.top
+    if top is None:
+        return state.phase == ADVENTURERS and state.party[seat].actions > 0
+    return isinstance(top, EnemyAttack) and top.stage == "react" and top.seat == seat
+
+
+def unlay(cat: Catalog, state: State, seat: int, ev: list[Event]) -> State:
+    """The adventurer does something else than the attack its laid cards were for: they were discarded
+    unused, each for a chaos token (V.G, line 1571)."""
+    for card in state.party[seat].laid:
+        state = discard_card(cat, state, seat, card, ev)
+    return state
+
+
+def unlay_all(cat: Catalog, state: State, ev: list[Event]) -> State:
+    for seat in range(state.seats):
+        state = unlay(cat, state, seat, ev)
     return state
 
 
@@ -327,6 +376,7 @@ def advance_phase(cat: Catalog, state: State, ev: list[Event]) -> State:
 
 
 def _start_chaos(cat: Catalog, state: State, ev: list[Event]) -> State:
+    state = unlay_all(cat, state, ev)  # only a correction leaves one laid so long
     tokens = cat.rules.action_tokens
     party = tuple(replace(h, actions=tokens, chaos_steps=0, stepped=False) for h in state.party)
     draws = ledgers.graveyard_weight(cat, state)

@@ -52,6 +52,7 @@ WEIGHTS = {
     "pick_up": 1.0,
     "destroy": 0.5,
     "discard_card": 0.1,
+    "lay_card": 0.3,
 }
 """How often random play picks each kind of adventurer action when it may: mostly attacks, so that
 adventures are fought, seldom a discard, so that chaos cards get used."""
@@ -73,7 +74,7 @@ def random_setup(game: ShatteredChaos, rng: random.Random, adventurers: int | No
     party = rng.sample([a.name for a in cat.adventurers], count)
     options = (
         ("adventure", rng.choice(cat.adventures).number),
-        ("adventurers", ", ".join(party)),
+        ("adventurers", party),
         ("starting", rng.randint(1, count)),
     )
     return Setup(game.name, tuple(Player(f"P{i + 1}") for i in range(count)), options)
@@ -161,6 +162,8 @@ def violations(
             out.append(f"{who} has {hero.actions} action tokens")
         if len(hero.cards) > rules.hand_size:
             out.append(f"{who} holds {len(hero.cards)} chaos cards")
+        if not set(hero.laid) <= set(hero.cards) or len(set(hero.laid)) != len(hero.laid):
+            out.append(f"{who} laid chaos cards it does not hold: {hero.laid}")
         if state.phase == ENEMIES and hero.actions:
             out.append(f"{who} kept an action token into the enemy phase")
     everywhere: Counter[str] = Counter(c for _, cards in state.stacks for c in cards)

@@ -49,6 +49,10 @@ class Hero:
     """Chaos steps taken before the coming action (up to 4, V.F.1)."""
     stepped: bool = False
     """The talent's free step was taken before the coming action (Stalker, V.E)."""
+    laid: tuple[str, ...] = ()
+    """Chaos cards of ``cards`` laid on the discard pile at the table for the coming attack (V.G: discarded
+    before the action they help): that attack uses them; anything else the adventurer does first makes
+    them discards for chaos tokens (line 1571)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,6 +118,7 @@ def _player(cat: Catalog, state: State, seat: int, hero: Hero, acting: bool) -> 
             "bonus": cat.card(c).bonus,
             "amount": cat.card(c).amount,
             "value": cat.card(c).value,
+            "laid": c in hero.laid,
         }
         for c in hero.cards
     ]

@@ -7,6 +7,10 @@
 (function () {
   var form = {}; // choices kept across redraws (a view arrives after every input)
   var SAID = { charge: "Mindless Charge", careful: "Careful Advance", clever: "Clever Strategy", flee: "Flee" };
+  var STRATS = ["charge", "careful", "clever"];
+  var SHORT = { charge: "Charge", careful: "Careful", clever: "Clever" };
+  var DRAW_GROUPS = [[["leader"], "Leaders (authority)"], [["troop"], "Troops (power)"], [["war-machine"], "War machines (power)"],
+    [["shaman", "spy"], "Shamans and spies"]];
 
   function button(ctx, text, cls, onclick, id) {
     var b = ctx.el("button", cls, text);
@@ -91,16 +95,25 @@
     box.appendChild(ctx.el("h3", null, title || "What did you draw? (" + owed + ")"));
     var chosen = ctx.el("p", "ow-picked", picked.length ? picked.map(function (t) { return nameOf(drawable, t); }).join(", ") : "Tap each chip you drew");
     box.appendChild(chosen);
-    var grid = ctx.el("div", "ow-grid");
-    drawable.forEach(function (d) {
-      var left = d.left - picked.filter(function (t) { return t === d.type; }).length;
-      var b = button(ctx, d.name + (d.power && d.kind !== "shaman" && d.kind !== "spy" ? " " + d.power : "") + " ·" + left, "small", function () {
-        if (picked.length < owed) { picked.push(d.type); ctx.redraw(); }
+    // Grouped as the chips look (a leader's face, a troop's, the rest), each group in name order, so the
+    // chip in the hand is found at a glance among the box's forty-odd kinds.
+    DRAW_GROUPS.forEach(function (group) {
+      var kinds = group[0];
+      var these = drawable.filter(function (d) { return kinds.indexOf(d.kind) >= 0; });
+      if (!these.length) return;
+      box.appendChild(ctx.el("p", "ow-draw-group", group[1]));
+      var grid = ctx.el("div", "ow-grid");
+      these.forEach(function (d) {
+        var left = d.left - picked.filter(function (t) { return t === d.type; }).length;
+        var b = button(ctx, d.name + (d.power && d.kind !== "shaman" && d.kind !== "spy" ? " " + d.power : ""), "small", function () {
+          if (picked.length < owed) { picked.push(d.type); ctx.redraw(); }
+        });
+        b.appendChild(ctx.el("span", "ow-left", left + " left"));
+        b.disabled = left <= 0 || picked.length >= owed;
+        grid.appendChild(b);
       });
-      b.disabled = left <= 0 || picked.length >= owed;
-      grid.appendChild(b);
+      box.appendChild(grid);
     });
-    box.appendChild(grid);
     var row = ctx.el("div", "row");
     row.appendChild(button(ctx, "Clear", "small", function () { form[key] = []; ctx.redraw(); }));
     var go = button(ctx, "Enter " + picked.length + " drawn", "primary", function () {
@@ -169,15 +182,61 @@
     });
     box.appendChild(grid);
     hint(ctx, box, "Secret until both sides have chosen: the TV shows both together.");
+    if (battle.chart && side && other) chart(box, battle, side === battle.attacker, other, ctx);
+  }
+
+  // The ratio table worked out at both sides' powers, from this chief's side: what he takes and what he
+  // deals for each pair of strategies (a failed leadership check or a stupid troll changes it later).
+  function chart(box, battle, attacking, other, ctx) {
+    var side = attacking ? battle.attacker : battle.defender;
+    box.appendChild(ctx.el("h3", "ow-chart-title", "Battle in " + battle.territory_name + ": your power " + side.power +
+      " against " + other.power + (battle.table === "fortress" ? " · fortress table (walls " + battle.fortress + ")" : " · field table")));
+    var table = ctx.el("table", "ow-chart");
+    var head = ctx.el("tr");
+    head.appendChild(ctx.el("th", null, "you ↓ they →"));
+    STRATS.forEach(function (s) {
+      head.appendChild(ctx.el("th", other.proposed === s ? "ow-chart-seen" : null, SHORT[s]));
+    });
+    table.appendChild(head);
+    STRATS.forEach(function (mineS) {
+      var row = ctx.el("tr");
+      row.appendChild(ctx.el("th", null, SHORT[mineS]));
+      STRATS.forEach(function (theirs) {
+        var cell = battle.chart.filter(function (c) {
+          return attacking ? c.attacker === mineS && c.defender === theirs : c.attacker === theirs && c.defender === mineS;
+        })[0];
+        var take = attacking ? cell.damage_to_attacker : cell.damage_to_defender;
+        var deal = attacking ? cell.damage_to_defender : cell.damage_to_attacker;
+        var hackedMe = attacking ? cell.attacker_hacked : cell.defender_hacked;
+        var hackedThem = attacking ? cell.defender_hacked : cell.attacker_hacked;
+        var td = ctx.el("td", other.proposed === theirs ? "ow-chart-seen" : null);
+        td.appendChild(ctx.el("span", "ow-chart-take", "−" + take + (hackedMe ? "★" : "")));
+        td.appendChild(ctx.el("span", "ow-chart-deal", deal + (hackedThem ? "★" : "")));
+        row.appendChild(td);
+      });
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+    hint(ctx, box, "Each cell: the damage you take (red), then the damage you deal; ★ leaders hacked to pieces." +
+      (battle.table === "fortress" ? " The walls' absorption is counted in." : ""));
   }
 
   // ------------------------------------------------------------------------------------ assign
 
   function assign(box, game, prompt, ctx) {
-    var seat = prompt.players[0];
+    // Both chiefs may assign at once, each on his own phone; a phone with no seat assigns for either.
     var battle = game.battle;
     if (!battle || !battle.damage) return false;
-    var name = battle.waiting_side === "attacker" ? "attacker" : "defender";
+    var mineSeat = ctx.seat();
+    var seats = prompt.players.filter(function (s) { return mineSeat === null || s === mineSeat; });
+    if (!seats.length) { hint(ctx, box, "The other side assigns its damage…"); return true; }
+    seats.forEach(function (seat) { assignFor(box, game, prompt, ctx, seat); });
+    return true;
+  }
+
+  function assignFor(box, game, prompt, ctx, seat) {
+    var battle = game.battle;
+    var name = battle.attacker.owner === seat ? "attacker" : "defender";
     var side = battle[name];
     var total = name === "attacker" ? battle.damage.damage_to_attacker : battle.damage.damage_to_defender;
     var units = side.leaders.map(function (l) { return { id: l.id, name: l.name, power: l.authority }; })
@@ -206,13 +265,14 @@
     var go = button(ctx, "Assign the damage", "primary", function () {
       var damage = units.filter(function (u) { return shares[u.id] > 0; }).map(function (u) { return [u.id, shares[u.id]]; });
       ctx.act({ kind: "assign_damage", player: seat, damage: damage, survivor: form["survivor" + key] || "" });
-    }, "ow-assign");
+    }, "ow-assign-" + seat);
     go.disabled = sum !== total;
     box.appendChild(go);
     var quick = ctx.el("div", "row");
-    prompt.choices.forEach(function (c) { quick.appendChild(button(ctx, c.label, "small", function () { ctx.act(c.action); })); });
+    prompt.choices.filter(function (c) { return c.action.player === seat; }).forEach(function (c) {
+      quick.appendChild(button(ctx, c.label, "small", function () { ctx.act(c.action); }));
+    });
     box.appendChild(quick);
-    return true;
   }
 
   // ---------------------------------------------------------------------------------- campaign
@@ -222,11 +282,13 @@
     return (secret.hand || []).filter(function (c) { return kinds.indexOf(c.kind) >= 0; });
   }
 
-  function armyCard(box, game, ctx, seat, army) {
+  function armyCard(box, game, ctx, seat, army, alone) {
     var details = ctx.el("details", "ow-army-card");
-    details.open = form.open === army.leader;
+    details.open = form.open === army.leader || (alone && form.open === undefined); // a lone leader's orders at once
     details.ontoggle = function () { if (details.open) form.open = army.leader; };
-    details.appendChild(ctx.el("summary", null, army.name + " · " + army.territory_name + " · power " + army.power));
+    var did = ["moved", "attacked", "levied"].filter(function (k) { return army[k]; });
+    details.appendChild(ctx.el("summary", null, army.name + " · " + army.territory_name + " · power " + army.power +
+      (did.length ? " · " + did.join(", ") : "")));
     var here = territories(game).filter(function (t) { return t.id === army.territory; })[0] || { armies: [], neutral: [], caravans: [] };
     var other = territories(game).filter(function (t) { return t.id !== army.territory && (!t.adjacent || !here.adjacent || here.adjacent.indexOf(t.id) >= 0); });
     var places = other.map(function (t) { return [t.id, t.name + (t.kind === "outland" ? " (outland)" : "")]; });
@@ -251,8 +313,9 @@
     targets.forEach(function (t) { attacks.appendChild(button(ctx, t[1], null, function () { ctx.act({ kind: "attack", player: seat, leader: army.leader, target: t[0] }); })); });
     details.appendChild(attacks);
     var levied = handChips(ctx, ["troop", "war-machine", "shaman"]);
-    if (!army.levied && (levied.length || here.neutral.length)) {
-      details.appendChild(ctx.el("h3", null, "Levy"));
+    var open = game.levy && game.levy.leader === army.leader; // chips laid one at a time join his levy
+    if ((!army.levied || open) && (levied.length || here.neutral.length)) {
+      details.appendChild(ctx.el("h3", null, open ? "Levy more (the same levy: one check)" : "Levy"));
       details.appendChild(chipList(ctx, "levy" + army.leader, levied));
       if (here.neutral.length) details.appendChild(chipList(ctx, "neutrals" + army.leader, [{ id: "all", name: "all " + here.neutral.length + " neutral troops here" }]));
       details.appendChild(button(ctx, "Levy", null, function () {
@@ -286,7 +349,8 @@
     var seat = prompt.players[0];
     var me = mine(game, seat);
     if (!me) return;
-    me.armies.filter(function (a) { return !a.lost; }).forEach(function (a) { armyCard(box, game, ctx, seat, a); });
+    var standing = me.armies.filter(function (a) { return !a.lost; });
+    standing.forEach(function (a) { armyCard(box, game, ctx, seat, a, standing.length === 1); });
     var leaders = handChips(ctx, ["leader"]);
     if (ctx.seat() === seat && leaders.length) {
       var levy = ctx.el("details", "ow-army-card");
@@ -397,16 +461,24 @@
   // ------------------------------------------------------------------------------------- rolls
 
   function rolls(box, game, prompt, ctx) {
-    // One die, its faces as numbers to tap (a d8 or d20 in a menu would be slow at the table).
+    // One die, its faces as numbers to tap (a d8 or d20 in a menu would be slow at the table); when several
+    // chiefs throw together, a pad for each this phone may enter (a player's own phone: his own).
     var roll = prompt.roll;
     if (roll.count !== 1) return false;
-    var seat = prompt.players.length ? prompt.players[0] : 0;
-    box.appendChild(ctx.el("h3", null, roll.die + " rolled for " + ctx.playerName(seat)));
-    var grid = ctx.el("div", "ow-numpad ow-numpad-" + roll.faces.length);
-    roll.faces.forEach(function (face) {
-      grid.appendChild(button(ctx, face, "ow-face", function () { ctx.act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); }));
+    var seats = prompt.players.length ? prompt.players : [0];
+    seats.forEach(function (seat) {
+      if (ctx.mayRoll && !ctx.mayRoll(seat)) {
+        box.appendChild(ctx.el("p", "hint waiting-for", ctx.playerName(seat) + " enters their roll"));
+        return;
+      }
+      box.appendChild(ctx.el("h3", null, roll.die + " rolled for " + ctx.playerName(seat)));
+      var grid = ctx.el("div", "ow-numpad ow-numpad-" + roll.faces.length);
+      roll.faces.forEach(function (face) {
+        grid.appendChild(button(ctx, face, "ow-face", function () { ctx.act({ kind: "roll", player: seat, die: roll.die, faces: [face] }); }));
+      });
+      box.appendChild(grid);
     });
-    box.appendChild(grid);
+    if (seats.length > 1) hint(ctx, box, "Thrown together: each die counts for the chief who threw it (or for the first still to roll).");
     return true;
   }
 
@@ -418,7 +490,26 @@
     var card = ctx.el("section", "card");
     card.appendChild(ctx.el("h3", null, secret.name + "'s hand (secret)"));
     var hand = secret.hand || [];
-    card.appendChild(ctx.el("p", null, hand.length ? hand.map(function (c) { return c.name + (c.kind === "leader" ? " (leader " + c.power + ")" : c.power ? " " + c.power : ""); }).join(", ") : "empty"));
+    if (!hand.length) card.appendChild(ctx.el("p", null, "empty"));
+    // Read at a glance across the table: leaders, then troops, then the rest; alike chips counted once.
+    [["leader", "Leaders"], ["troop", "Troops"], ["war-machine", "War machines"], ["other", "Other"]].forEach(function (group) {
+      var chips = hand.filter(function (c) {
+        return group[0] === "other" ? ["leader", "troop", "war-machine"].indexOf(c.kind) < 0 : c.kind === group[0];
+      });
+      if (!chips.length) return;
+      var seen = {}, order = [];
+      chips.forEach(function (c) {
+        var label = c.name + (c.kind === "leader" ? " (authority " + c.power + ")" : c.power && c.kind !== "shaman" && c.kind !== "spy" ? " " + c.power : "");
+        if (!seen[label]) { seen[label] = 0; order.push(label); }
+        seen[label]++;
+      });
+      var line = ctx.el("p", "ow-hand-line");
+      line.appendChild(ctx.el("strong", null, group[1] + ": "));
+      line.appendChild(document.createTextNode(order.map(function (l) { return l + (seen[l] > 1 ? " ×" + seen[l] : ""); }).join(", ")));
+      card.appendChild(line);
+    });
+    var units = hand.filter(function (c) { return ["leader", "troop", "war-machine"].indexOf(c.kind) >= 0; }).length;
+    if (hand.length) card.appendChild(ctx.el("p", "hint", units + " units in hand (at most " + (secret.hand_limit || 10) + " after B5)"));
     if ((secret.captives || []).length) card.appendChild(ctx.el("p", null, "Captives: " + secret.captives.map(function (c) { return c.name; }).join(", ")));
     box.appendChild(card);
   }

@@ -12,6 +12,8 @@
     ogre: "#7f5aa2", troll: "#16a085", gnoll: "#b7950b",
   };
 
+  function count(n, one) { return n + " " + (n === 1 ? one : one + (/s$/.test(one) ? "es" : "s")); }
+
   function playerOf(game, seat) {
     return (game.players || []).filter(function (p) { return p.seat === seat; })[0] || { name: "?", colour: "#888" };
   }
@@ -53,7 +55,8 @@
     var done = [];
     if (army.moved) done.push("moved");
     if (army.attacked) done.push("attacked");
-    if (army.levied) done.push("levied");
+    if (game.levy && game.levy.leader === army.leader) done.push("levying…");
+    else if (army.levied) done.push("levied");
     if (!army.units.length) units.appendChild(el("span", "ow-alone", "alone"));
     if (done.length) units.appendChild(el("span", "ow-done", done.join(" · ")));
     row.appendChild(units);
@@ -77,10 +80,16 @@
     head.appendChild(score);
     box.appendChild(head);
     var sub = el("div", "ow-sub");
-    sub.appendChild(el("span", null, player.score.lands + " lands · " + player.score.fortresses + " forts · " +
-      player.leaders_with_armies + "/" + game.victory.leaders_needed + " armies in orclands"));
+    if (!player.setup) { // in the setup nobody holds anything yet: the line says how far each chief is
+      sub.appendChild(el("span", null, count(player.score.lands, "land") + " · " + count(player.score.fortresses, "fort") + " · " +
+        player.leaders_with_armies + "/" + game.victory.leaders_needed + " armies in orclands"));
+    }
     if (player.announced.length) sub.appendChild(el("span", "ow-announced", "announces " + player.announced.join(" & ") + " victory!"));
-    if (player.setup) sub.appendChild(el("span", "ow-setup", { bosses: "taking bosses", draw: "drawing", trade: "trading for gold", ready: "ready ✓" }[player.setup] || player.setup));
+    if (player.setup) {
+      var stage = player.setup === "draw" && player.draws_owed ? "draws " + player.draws_owed + " more"
+        : { bosses: "taking bosses", draw: "hand full: trade or Done", trade: "trading units for gold", ready: "ready ✓" }[player.setup] || player.setup;
+      sub.appendChild(el("span", "ow-setup", stage));
+    }
     box.appendChild(sub);
     var armies = el("div", "ow-armies");
     player.armies.forEach(function (a) { armies.appendChild(armyRow(game, a)); });
@@ -133,6 +142,10 @@
         rolls.appendChild(item);
       });
       box.appendChild(rolls);
+    } else if (game.phase === "setup") {
+      // The table waits for the slowest chief: who is ready, who is not, and what is left in the cup.
+      var ready = players.filter(function (p) { return p.setup === "ready"; }).length;
+      box.appendChild(el("p", "ow-step-label", ready + " of " + players.length + " chiefs ready · tribe cup " + game.tribe_cup + " chips"));
     }
     return box;
   }
@@ -310,7 +323,7 @@
       return out;
     },
     finalParts: function (player) {
-      return player.score.lands + " lands · " + player.score.fortresses + " fortresses";
+      return count(player.score.lands, "land") + " · " + count(player.score.fortresses, "fortress");
     },
     render: function (main, game) {
       var waiting = game.prompt ? game.prompt.players || [] : [];

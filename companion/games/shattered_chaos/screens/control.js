@@ -127,9 +127,11 @@
       if (["range", "damage", "life", "vortex"].indexOf(card.bonus) < 0) return;
       var check = ctx.el("input");
       check.type = "checkbox";
-      check.checked = !!form.cards[card.id];
+      // A card laid on the discard pile at the table goes with this attack: ticked, and it stays so.
+      check.checked = card.laid || !!form.cards[card.id];
+      check.disabled = !!card.laid;
       check.onchange = function () { form.cards[card.id] = check.checked; ctx.redraw(); };
-      var l = ctx.el("label", "check", "Discard " + card.title);
+      var l = ctx.el("label", "check", card.laid ? card.title + " (laid on the discard pile)" : "Discard " + card.title);
       l.insertBefore(check, l.firstChild);
       details.appendChild(l);
       if (check.checked) chosen.push(card);
@@ -284,7 +286,9 @@
 
   function rolls(box, game, prompt, ctx) {
     var colours = diceColours(game, prompt);
-    if (!colours.length) return false;
+    // Another adventurer's throw on a phone that plays a seat: the frame says who throws. The enemy's
+    // throw (roll.anyone) is any phone's.
+    if (!colours.length || !ctx.mayRoll(prompt.players[0], prompt.roll)) return false;
     var key = prompt.kind + ":" + prompt.text;
     if (form.facesKey !== key) { form.facesKey = key; form.faces = {}; }
     box.appendChild(ctx.el("h3", null, prompt.kind === "enemy-throw" ? "The enemy's dice (a ring: a vortex)" : "Your throw (a ring: a vortex)"));

@@ -77,7 +77,8 @@
 
     var cards = el("div", "sc-cards");
     (p.cards || []).forEach(function (c) {
-      cards.appendChild(text("span", "sc-card sc-stack-" + c.stack, bonusText(c)));
+      // A card laid on the discard pile for the coming attack: still the adventurer's, shown as leaving.
+      cards.appendChild(text("span", "sc-card sc-stack-" + c.stack + (c.laid ? " is-laid" : ""), bonusText(c) + (c.laid ? " → attack" : "")));
     });
     if (p.destruction) cards.appendChild(text("span", "sc-card sc-destruction", "destruction"));
     (p.conditions || []).forEach(function (c) {
@@ -166,7 +167,7 @@
       return box;
     }
     var decision = game.decision;
-    var question = game.question;
+    var question = game.closed ? null : game.question; // a closed game asks nothing
     var enemyActing = game.phase === "enemies" || game.acting_enemy || game.enemy_attack;
     var title = game.phase === "enemies" ? "Enemy phase" : enemyActing ? "The enemy's reaction" : "Last attack";
     box.appendChild(text("h2", null, title));
@@ -179,7 +180,7 @@
       box.appendChild(text("p", "sc-last", game.last_attack.text));
       box.appendChild(faceChips(game.last_attack.faces));
     } else {
-      box.appendChild(text("p", "sc-muted sc-last", "Attack an enemy from a phone: the odds show before the throw"));
+      box.appendChild(text("p", "sc-muted sc-last", game.closed ? "No attack was made" : "Attack an enemy from a phone: the odds show before the throw"));
     }
     if (question) {
       var chaos = el("div", "sc-candidates");
@@ -189,6 +190,39 @@
       box.appendChild(chaos);
     }
     return box;
+  }
+
+  // ------------------------------------------------------------------------------ at the table
+
+  var TABLE_HINTS = {
+    "enemy-sight": "Seen? Press your Adventurer button · next: none of them",
+    "enemy-within": "Within range? Press your Adventurer button · next: none of them",
+    "enemy-reach": "Within reach? Press your Adventurer button · next: none of them",
+    "enemy-closest": "The closest presses their Adventurer button",
+    "enemy-nearest": "The closest presses their Adventurer button",
+    "enemy-tie": "Press the Adventurer button of the one it goes for",
+    partner: "Press the Adventurer button of who also draws · next: nobody",
+    redirect: "Press the Adventurer button of who suffers it",
+    draw: "Lay the card drawn by the adventurer card · next: none",
+    "chaos-hit": "next: keep the throw",
+    armour: "Armour cards on the discard pile · next: none",
+    react: "next: no reaction",
+    resolve: "next: step through the readings · confirm takes one",
+  };
+  var THROWS = { throw: "Throw ", rethrow: "Throw again: ", "enemy-throw": "Anyone throws for the enemy: " };
+
+  function tableHint(game, view) {
+    // How the buttons, readers and e-dice answer the prompt, when the companion reads a table: readers
+    // configured, or a device that brings buttons and dice (the microcontroller, Bluetooth dice).
+    var devices = (view && view.devices) || {};
+    var prompt = game.prompt;
+    var wired = (devices.table && devices.table.readers > 0) || devices.firmware || devices["ble-dice"];
+    if (!wired || !prompt) return null;
+    if (THROWS[prompt.kind] && prompt.roll) {
+      var colours = (prompt.roll.dice || []).map(function (die) { return die.replace(/^sc-/, ""); });
+      return THROWS[prompt.kind] + colours.join(" + ") + (colours.length > 1 ? " e-dice together" : " e-die");
+    }
+    return TABLE_HINTS[prompt.kind] || null;
   }
 
   // ------------------------------------------------------------------------------ round counter
@@ -210,7 +244,8 @@
     });
     box.appendChild(counter);
     box.appendChild(text("p", "sc-phase", game.phase_title));
-    box.appendChild(text("p", "sc-next", game.next));
+    // A game closed with End game goes no further: what would have come next is not said.
+    box.appendChild(text("p", "sc-next", game.closed ? "The adventure was closed here with End game" : game.next));
     var narrator = (game.narrator || []).filter(function (s) { return s.current; }).map(function (s) { return s.current; });
     if (narrator.length) box.appendChild(text("p", "sc-next sc-narrator", "Narrator cards: " + narrator.join(" · ")));
     var dead = (game.graveyard || []).map(function (g) { return g.name + (g.counts > 1 ? " ×" + g.counts : ""); });
@@ -227,7 +262,7 @@
     Array.prototype.forEach.call(main.querySelectorAll(".sc-hero-name"), function (n) { jobs.push({ node: n, maxPx: 38, minPx: 26 }); });
     Array.prototype.forEach.call(main.querySelectorAll(".sc-player-name"), function (n) { jobs.push({ node: n, maxPx: 22, minPx: 20 }); });
     Array.prototype.forEach.call(main.querySelectorAll(".sc-decision"), function (n) { jobs.push({ node: n, maxPx: 44, minPx: 26 }); });
-    Array.prototype.forEach.call(main.querySelectorAll(".sc-instruction, .sc-last, .sc-next, .sc-graveyard, .sc-stacks, .sc-talent"), function (n) {
+    Array.prototype.forEach.call(main.querySelectorAll(".sc-instruction, .sc-buttons, .sc-last, .sc-next, .sc-graveyard, .sc-stacks, .sc-talent"), function (n) {
       jobs.push({ node: n, maxPx: 24, minPx: 20 });
     });
     Array.prototype.forEach.call(main.querySelectorAll(".sc-enemy-name"), function (n) { jobs.push({ node: n, maxPx: 26, minPx: 20 }); });
@@ -249,7 +284,7 @@
       parts.push(damage < 0 ? -damage + " lives above start" : damage + " damage");
       return parts.join(" · ");
     },
-    render: function (main, game) {
+    render: function (main, game, view) {
       var waiting = game.prompt ? game.prompt.players || [] : [];
       var count = (game.players || []).length;
       main.className = "tv-main sc-table sc-seats-" + count;
@@ -260,7 +295,10 @@
       main.appendChild(party);
       var lower = el("div", "sc-lower");
       lower.appendChild(enemiesBox(game));
-      lower.appendChild(actionBox(game));
+      var middle = actionBox(game);
+      var hint = tableHint(game, view);
+      if (hint) middle.appendChild(text("p", "sc-buttons", hint)); // at the foot of the box
+      lower.appendChild(middle);
       lower.appendChild(roundBox(game));
       main.appendChild(lower);
       fitAll(main);
