@@ -92,6 +92,8 @@ class TablePublisher:
         self._subscription: Any = None
         self._reader: Any = None
         self._scheduled = False
+        self._state_scheduled = False
+        self._window_full = False
         self._lock = threading.Lock()
         self._inflight: dict[int, int] = {}  # mid -> seq
         self._order: deque[int] = deque()  # seqs handed over, in order
@@ -156,6 +158,9 @@ class TablePublisher:
         self.loop.call(self.pump)
 
     def pump(self) -> None:
+        """Hands the new inputs to the connection and sends them at once; the view, status and result
+        follow at the loop's next turn, after the inputs of every other table woken meanwhile (a hall
+        of tables commits in bursts, and a view is ten times an input's size and work)."""
         with self._lock:
             self._scheduled = False
         if self._subscription is not None:
@@ -166,13 +171,26 @@ class TablePublisher:
         if not self.link.connected:
             return
         self._publish_inputs()
-        self._publish_state()
+        self.link.flush()
+        if not self._state_scheduled:
+            self._state_scheduled = True
+            self.loop.call(self._pump_state)
+
+    def _pump_state(self) -> None:
+        self._state_scheduled = False
+        if self.link.connected and self._view is not None:
+            self._publish_state()
+            self.link.flush()
 
     def _publish_inputs(self) -> None:
-        while len(self._inflight) < WINDOW:
-            items = self._reader.inputs_after(self._sent, WINDOW - len(self._inflight))
-            if not items:
+        """Hands over the inputs after the last one handed over, up to the window; ``_window_full``
+        says whether the window stopped it (the broker's acknowledgements then ask for more)."""
+        while True:
+            room = WINDOW - len(self._inflight)
+            self._window_full = room <= 0
+            if self._window_full:
                 return
+            items = self._reader.inputs_after(self._sent, room)
             for item in items:
                 seq = int(item["seq"])  # type: ignore[arg-type]
                 message = event_message(self.config.table, self.log_id, self.watermark.mark.since, item)  # type: ignore[union-attr]
@@ -182,6 +200,8 @@ class TablePublisher:
                 self._inflight[mid] = seq
                 self._order.append(seq)
                 self._sent = seq
+            if len(items) < room:
+                return  # every input of the log is handed over
 
     def _publish_state(self) -> None:
         view = self._view
@@ -274,7 +294,7 @@ class TablePublisher:
         self._forget_inflight()
         self._published_view = self._status_key = self._result_key = None  # all said again
         self._replaced_key = None
-        self.pump()
+        self.loop.call(self.pump)  # right after paho's callback: the pump writes to the socket itself
 
     def disconnected(self, link: Link, reason: str) -> None:
         self._forget_inflight()
@@ -293,8 +313,9 @@ class TablePublisher:
             self.watermark.advance(acked)
             if self.on_acked is not None:
                 self.on_acked(acked)
-        if len(self._inflight) < WINDOW // 2:
-            self._publish_inputs()
+        # Only a window that was full needs the log read again: a new input wakes the pump itself.
+        if self._window_full and len(self._inflight) < WINDOW // 2:
+            self._publish_inputs()  # sent at the loop's next turn (never written from paho's callback)
 
     def message(self, link: Link, topic: str, payload: bytes) -> None:
         pass  # a table subscribes to nothing

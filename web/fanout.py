@@ -1,9 +1,13 @@
-"""One thread writes every published view to every live stream the server lets it push to.
+"""Every published view written to every live stream the server lets it push to, by the session's
+writer thread as it publishes the view; one fan-out thread looks after the streams between views.
 
-Why one thread: with a thread per stream, each view woke every stream's thread, and 20 to 100 threads
-then queued for the interpreter lock to send the same bytes (about 80 µs a stream, most of an update's
-latency with a house of screens). Here the fan-out thread sends each view to each connection in turn;
-a send never blocks (the server buffers what the socket cannot take at once).
+Why not a thread per stream: each view woke every stream's thread, and 20 to 100 threads then queued
+for the interpreter lock to send the same bytes (about 80 µs a stream, most of an update's latency
+with a house of screens). Why not one fan-out thread for the writes: waking it was one more hand-off
+on every update, and it then raced the command's own answer (the request's thread, the server's
+loop) for the interpreter lock, a millisecond or more at the tail. The writer calls the
+subscription's ``notify`` right after queueing the view and sends it to each connection in turn; a
+send never blocks (the server buffers what the socket cannot take at once).
 
 How much a stream may hold: a client that does not read (a TV whose Wi-Fi froze, an attacker) must not
 grow the server's buffers. A stream with more than ``MAX_UNSENT`` bytes still waiting gets nothing more
@@ -36,8 +40,8 @@ MAX_UNSENT = 256 * 1024
 """Bytes a stream may have waiting in the server before it gets no more views until it drains: a few
 views, well under the size at which the server would spill a connection's buffer to a temporary file."""
 TICK_SECONDS = 0.1
-"""How often the fan-out looks at every stream between views: catch-up of drained streams, keep-alives,
-closed and stalled clients."""
+"""How often the fan-out thread looks at every stream between views: catch-up of drained streams,
+keep-alives, closed and stalled clients, and a session that stopped."""
 
 
 class Push(Protocol):
@@ -102,7 +106,7 @@ class Fanout:
         """A new stream, not yet written to by the fan-out: its thread writes ``client.view`` first."""
         with self._lock:
             if self._subscription is None:
-                self._subscription = self._session.subscribe()
+                self._subscription = self._session.subscribe(self._published)
                 self._latest = self._subscription.get(timeout=0) or self._session.view()
                 self._thread = threading.Thread(target=self._run, name="sse-fanout", daemon=True)
                 self._thread.start()
@@ -151,21 +155,40 @@ class Fanout:
 
     # -- the fan-out thread -------------------------------------------------------------------------
 
+    # -- the session's writer thread ------------------------------------------------------------------
+
+    def _published(self) -> None:
+        """A view was queued: sends it to every stream now, on the writer's thread (it must never raise
+        there: a failure is logged, and the fan-out thread's next tick sends the latest view)."""
+        try:
+            with self._lock:
+                self._send_queued()
+        except Exception:
+            log.exception("writing a view to the streams failed; the next tick sends it again")
+
+    def _send_queued(self) -> None:
+        """Called with the lock held."""
+        subscription = self._subscription
+        if subscription is None or self._ended:
+            return
+        view = None
+        while (queued := subscription.get(timeout=0)) is not None:
+            view = queued  # views are complete: only the newest one is worth sending
+        if view is not None:
+            self._latest = view
+            for client in [c for c in self._clients if c.active]:
+                self._send(client, view)
+
+    # -- the fan-out thread -------------------------------------------------------------------------
+
     def _run(self) -> None:
         subscription = self._subscription
         assert subscription is not None
-        next_tick = time.monotonic() + TICK_SECONDS
         try:
-            while not self._stopping.is_set() and not subscription.closed:
-                view = subscription.get(timeout=max(0.0, next_tick - time.monotonic()))
+            while not self._stopping.wait(TICK_SECONDS) and not subscription.closed:
                 with self._lock:
-                    if view is not None:
-                        self._latest = view
-                        for client in [c for c in self._clients if c.active]:
-                            self._send(client, view)
-                    if time.monotonic() >= next_tick:
-                        self._tick()
-                        next_tick = time.monotonic() + TICK_SECONDS
+                    self._send_queued()  # a view a failed write left queued
+                    self._tick()
         except Exception:
             log.exception("the stream fan-out failed; every stream ends and browsers reconnect")
         finally:
@@ -183,6 +206,11 @@ class Fanout:
         try:
             client.push.write(self._message(view))
         except (ConnectionError, OSError):
+            self._finish(client)
+            return
+        except Exception:  # a bug: this stream ends (its browser reconnects), the others get the view
+            log.exception("writing a view to a stream failed; that stream is closed")
+            client.push.drop()
             self._finish(client)
             return
         client.view = view

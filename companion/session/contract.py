@@ -6,7 +6,7 @@ published after the input that produced them is durable in the event log.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -165,7 +165,9 @@ class SessionPort(Protocol):
         """The engine's values behind the current published view (game, state, prompt, seq): what the
         table and the phones' private views read. Immutable; safe to use from any thread."""
 
-    def subscribe(self) -> Subscription: ...
+    def subscribe(self, notify: Callable[[], None] | None = None) -> Subscription:
+        """A feed of views, the current one first; ``notify`` (optional) is called on the writer's
+        thread right after each view is queued, and must not block."""
 
     def report_device(self, name: str, status: Mapping[str, JSON]) -> None:
         """Adapters report their device status (searching / connected / firmware / last heard).

@@ -87,6 +87,36 @@ def test_resume_starts_from_the_newest_snapshot(make_session, db_path: Path) -> 
     assert (stats.inputs, stats.replayed, stats.snapshot_seq) == (95, 5, 91)
 
 
+def test_a_snapshot_is_written_with_the_input_that_makes_it_due(make_session, db_path: Path) -> None:
+    """One transaction (one fsync) for both: written after the answer, the snapshot's own fsync held up
+    the next command."""
+    session = make_session(snapshot_every=10)
+    new_nim(session, [1000])
+    for i in range(10):
+        outcome = take(session, 0, 1)
+        # Read the moment the input is answered: its snapshot is durable with it, or not due yet.
+        expected = [(outcome.seq,)] if i == 9 else []
+        assert log_rows(db_path, "SELECT seq FROM snapshots") == expected
+    resumed_state = session.state
+    session.stop()
+    again = make_session(snapshot_every=10)
+    assert again.state == resumed_state and again.resume_stats.replayed == 0
+
+
+def test_a_snapshot_that_cannot_be_written_costs_only_speed(make_session, db_path: Path) -> None:
+    session = make_session(snapshot_every=5)
+    new_nim(session, [1000])
+    conn = sqlite3.connect(db_path)
+    refuse = "CREATE TRIGGER no_snapshots BEFORE INSERT ON snapshots BEGIN SELECT RAISE(ABORT, 'no'); END"
+    conn.execute(refuse)
+    conn.commit()
+    conn.close()
+    for _ in range(7):
+        assert take(session, 0, 1).accepted  # the 5th makes a snapshot due: refused, the input is kept
+    assert log_rows(db_path, "SELECT count(*) FROM inputs WHERE kind = 'act'") == [(7,)]
+    assert log_rows(db_path, "SELECT count(*) FROM snapshots") == [(0,)]
+
+
 def test_a_snapshot_from_other_rules_is_ignored(make_session, db_path: Path) -> None:
     first = make_session(snapshot_every=10, find_game=lambda name: CountingNim())
     play(first, 45)

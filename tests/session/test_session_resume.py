@@ -104,11 +104,12 @@ def test_the_view_names_who_may_undo_and_redo(session: Session) -> None:
     assert session.view()["undo_move"] is None
 
 
-def test_the_games_whose_secrets_are_kept_are_read_once_per_input(
+def test_the_games_whose_secrets_are_kept_are_read_once_per_game_at_the_table(
     session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The hall publisher asks for inputs after every input, the pages for history on every request:
-    which games keep their secrets changes only with an input, so the log is asked once per view."""
+    which games keep their secrets changes only when the game at the table (or its status) changes
+    (a new game or a resume sets one aside or takes one back), so a move reads nothing again."""
     from companion.session import history
 
     asked: list[int] = []
@@ -127,8 +128,16 @@ def test_the_games_whose_secrets_are_kept_are_read_once_per_input(
     assert len(asked) == 1
     take(session, 0, 1)
     session.history(game_id=1)
-    assert len(asked) == 2
+    assert len(asked) == 1
     assert session._secret_keepers().keys() == {1, 2}  # the set-aside game and the one played
+    new_nim(session, piles=[3])  # the second game is set aside too
+    session.history(game_id=2)
+    assert len(asked) == 2
+    assert session._secret_keepers().keys() == {1, 2, 3}
+    assert session.submit(Command("resume", "test", {"game_id": 1})).accepted
+    session.history(game_id=1)
+    assert len(asked) == 3
+    assert session._secret_keepers().keys() == {1, 2, 3}  # game 3 is set aside now, 1 is played
 
 
 def test_a_finished_game_set_aside_keeps_its_final_result_for_the_hall(

@@ -57,11 +57,13 @@ class Facts:
     tribe_scores: dict[tuple[Any, ...], dict[str, Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    provisional_scores: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
     """``placement.legal_slots``: what a line allows and its answers by (card, near); whether it is
     complete, which abilities it holds and its Attack Value, by line; a board's abilities by
     identity; for the view, each card's JSON by (card, Git owner) and each tribe's score by (board,
-    first to complete, Idol rolls): memos of pure answers over immutable values, never part of what
-    the facts are."""
+    first to complete, Idol rolls), and for the result each tribe's ``PlayerScore`` by the same key
+    (every published view states the result: one tribe's board changes per action): memos of pure
+    answers over immutable values, never part of what the facts are."""
 
     def has(self, card: CardId, ability: Ability) -> bool:
         return self.ability.get(card) == ability

@@ -82,8 +82,23 @@ def result(f: Facts, state: State) -> GameResult:
     return table_result(TableScore(scores, winners), final=False)
 
 
+_MEMO_LIMIT = 256
+"""Tribes remembered: a view needs the current boards (and undo the last few), never old games."""
+
+
 def provisional_score(f: Facts, tribe: Tribe, first: bool, rolls: tuple[str, ...] | None) -> PlayerScore:
-    """A tribe's breakdown as if the game ended now: an Idol whose six rolls are not all in scores 0."""
+    """A tribe's breakdown as if the game ended now: an Idol whose six rolls are not all in scores 0.
+    Remembered by what decides it (``Facts.provisional_scores``)."""
+    key = (tribe, first, rolls)
+    score = f.provisional_scores.get(key)
+    if score is None:
+        if len(f.provisional_scores) > _MEMO_LIMIT:
+            f.provisional_scores.clear()
+        score = f.provisional_scores[key] = _provisional_score(f, tribe, first, rolls)
+    return score  # type: ignore[no-any-return]
+
+
+def _provisional_score(f: Facts, tribe: Tribe, first: bool, rolls: tuple[str, ...] | None) -> PlayerScore:
     try:
         return score_tribe(tribe, f.catalog, first_to_complete=first, idol_rolls=rolls)
     except IdolRollsError:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from companion.engine import JSON
 from companion.games.chaos_marauders.cards import Catalog
@@ -94,7 +95,7 @@ class LineScore:
     machines: tuple[MachineSet, ...]
     booty: int
 
-    @property
+    @cached_property  # frozen: worked out once (every published view states every tribe's total)
     def war_machines(self) -> int:
         return sum(machine.vp for machine in self.machines)
 
@@ -144,7 +145,7 @@ class PlayerScore:
     def booty(self) -> int:
         return sum(line.booty for line in self.lines)
 
-    @property
+    @cached_property  # frozen: worked out once (ranks, winners and the result each read it)
     def total(self) -> int:
         return (
             self.line_bonus + self.cards + self.war_machines + self.booty + self.idol + self.first_to_complete
