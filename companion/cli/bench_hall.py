@@ -256,9 +256,7 @@ class SimTable:
         self.commits.append((int(outcome.seq or 0), committed, up and bool(self.publisher.link.connected)))
 
 
-def _play(
-    tables: list[tuple[SimTable, float]], events: int, seconds: float, stop: threading.Event
-) -> None:
+def _play(tables: list[tuple[SimTable, float]], events: int, seconds: float, stop: threading.Event) -> None:
     """Each table commits ``events`` inputs, spread evenly over ``seconds``, each at its own phase
     (a fraction of the interval between two of its inputs)."""
     started = time.monotonic()
