@@ -28,6 +28,7 @@ from companion.engine import (
     SetupError,
     SetupOption,
     Standing,
+    evolver,
     ranks_by_points,
 )
 
@@ -236,3 +237,19 @@ def test_a_per_seat_setup_option_offers_one_choice_per_player() -> None:
         {"value": "bastion", "label": "Bastion"},
         {"value": "deadeye", "label": "Deadeye"},
     ]
+
+
+@dataclass(frozen=True)
+class Position:
+    round: int
+    names: tuple[str, ...] = ()
+
+
+def test_evolver_replaces_fields_like_replace_and_refuses_a_name_that_is_not_one() -> None:
+    evolve = evolver(Position)
+    before = Position(3, ("Ann", "Ben"))
+    after = evolve(before, round=4)
+    assert after == replace(before, round=4) and before == Position(3, ("Ann", "Ben"))
+    assert hash(after) == hash(Position(4, ("Ann", "Ben")))
+    with pytest.raises(TypeError, match="Position has no field rund"):
+        evolve(before, rund=4)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.engine import evolver
 from companion.games.chaos_marauders.cards import CardId
 
 LINES = 3
@@ -268,19 +269,7 @@ class State:
 # ------------------------------------------------------------------------------------ board editing
 
 
-def evolve(state: State, **changes: object) -> State:
-    """``dataclasses.replace`` for State without re-running ``__init__``: the simulator's hot path
-    builds a new State for nearly every action and ``replace`` dominated its profile. (State keeps a
-    ``__dict__`` rather than slots for this: two dict updates are the cheapest copy.)"""
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    new = _new_state(State)
-    _set_attribute(new, "__dict__", fields)
-    return new
-
-
-_new_state = object.__new__
-_set_attribute = object.__setattr__
+evolve = evolver(State)
 
 
 def set_cell(

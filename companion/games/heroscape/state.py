@@ -8,9 +8,9 @@ and the questions waiting for an answer (a stack of *steps*: rolls, choices, dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
 
+from companion.engine import evolver
 from companion.games.heroscape.ids import FigureId, UnitId
 
 ALIVE = ""
@@ -317,19 +317,7 @@ class State:
         return self.hive is not None and self.hive_controller == seat and self.hive.alive
 
 
-STATE_FIELDS = frozenset(f.name for f in fields(State))
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for the position, without its per-call introspection (the engine makes
-    a new position for every step of every input; State has no __post_init__ to run)."""
-    unknown = changes.keys() - STATE_FIELDS
-    if unknown:
-        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
+evolve = evolver(State)
 
 
 def set_side(state: State, seat: int, side: Side) -> State:

@@ -10,8 +10,10 @@ on (a stack of steps, and at most one battle).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
+
+from companion.engine import evolver
 
 NEUTRAL = -1
 """The owner of neutral troops (rebels, abandoned or regenerated troops): nobody's."""
@@ -328,19 +330,7 @@ class State:
         return next((c for c in self.caravans if c.chip == chip), None)
 
 
-_STATE_FIELDS = frozenset(f.name for f in fields(State))
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for the State, without its per-call introspection: the engine makes a new
-    State several times an input, and the simulator tens of thousands a second."""
-    unknown = set(changes) - _STATE_FIELDS
-    if unknown:
-        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
+evolve = evolver(State)
 
 
 def set_hand(state: State, seat: int, hand: Hand) -> State:

@@ -10,8 +10,8 @@ the graveyard, the chaos card stacks and the round; and the questions waiting fo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from companion.engine import evolver
 from companion.games.shattered_chaos.campaign import CampaignLog
 from companion.games.shattered_chaos.evaluation import Evaluation
 
@@ -270,19 +270,7 @@ class State:
         return self.phase == OVER
 
 
-_FIELDS = frozenset(State.__dataclass_fields__)
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for the position, without its per-call introspection: a random adventure
-    changes the position thousands of times, and a Pi answers a tap after each."""
-    unknown = set(changes) - _FIELDS
-    if unknown:
-        raise TypeError(f"State has no field {', '.join(sorted(unknown))}")
-    new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
+evolve = evolver(State)
 
 
 def set_hero(state: State, seat: int, hero: Hero) -> State:
