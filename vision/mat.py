@@ -35,8 +35,11 @@ LENS_RESIDUAL_PX = 0.9
 """Markers further than this (RMS, pixels) from one homography mean a lens that bends: it is measured."""
 LENS_MARKERS = 6
 """Markers needed in view to measure the lens from the mat."""
-EDGE_PX = 2
+EDGE_PX = 1
 """A marker with a corner this close to the frame's edge is cut by it, and left out."""
+NEAR_EDGE_PX = 4
+"""A marker with a corner this close to the frame's edge is used only when each of its sides is
+found with paper beyond it (``refine_marker``): a marker the frame cuts has a side that is not."""
 
 
 def aruco_dictionary(layout: MatLayout) -> cv2.aruco.Dictionary:
@@ -245,6 +248,12 @@ class MatFinder:
             ):
                 continue  # cut by the frame's edge: its corners are where the frame ends, not the marker
             refined = refine_marker(grey, quad)
+            if refined is None and (
+                quad.min() < NEAR_EDGE_PX
+                or (quad[:, 0] > width - 1 - NEAR_EDGE_PX).any()
+                or (quad[:, 1] > height - 1 - NEAR_EDGE_PX).any()
+            ):
+                continue  # at the edge and a side not proven whole: perhaps cut by the frame
             image_points.extend(refined if refined is not None else quad)
             mat_points.extend(known)
         if len(image_points) // 4 < MIN_MARKERS:
@@ -320,7 +329,11 @@ def refine_marker(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
             normal = -normal  # pointing out of the marker
         points = a[None, None] + (b - a)[None, None] * along[:, None, None] + normal * offsets[None, :, None]
         values = cv2.remap(
-            grey, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32), cv2.INTER_LINEAR
+            grey,
+            points[..., 0].astype(np.float32),
+            points[..., 1].astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,  # a side at the frame's edge: beyond it is its last row
         ).astype(np.float64)
         dark, light = values[:, :3].mean(axis=1), values[:, -3:].mean(axis=1)
         ok = light - dark > 30
@@ -362,6 +375,10 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     params.perspectiveRemovePixelPerCell = 10
     params.perspectiveRemoveIgnoredMarginPerCell = 0.2
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # A mat filling the frame has its edge markers a pixel or two from the frame's edge; the default
+    # (3 px) drops them all and leaves the homography to a few markers on one side. A marker the
+    # frame cuts is told by its sides (``MatFinder.find``).
+    params.minDistanceToBorder = 1
     return params
 
 

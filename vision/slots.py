@@ -54,7 +54,7 @@ class SlotSettings:
     match: MatchSettings = field(default_factory=MatchSettings)
     occupied: float = 0.3
     """Share of a place's grid that must be ink for it to hold something."""
-    ink: float = 0.2
+    ink: float = 0.1
     """A point is ink when a channel differs from the paper's white by this share."""
     moved_level: float = 14.0
     """A grid point moved when it changed by this many levels, or 5 times the frame's noise if more."""
@@ -81,6 +81,18 @@ class SlotSettings:
     """A sample this bright in every channel is washed out (glare): its cell is not compared."""
     overlap: float = 0.03
     """Neighbours whose cards overlap by more than this share of a card are read from what shows."""
+    paper_share: float = 0.25
+    """A card is not named when this share of its face's cells in view is the mat's bare paper
+    where its face has no light colour: what lies there is not that card (an arm across an empty
+    place, read as a plain face whose colours it happens to share)."""
+    paper_level: float = 0.12
+    """A cell is the bare paper when its brightness and colours are within this share of the
+    paper's white around the place."""
+    light_face: float = 170.0
+    """An enrolled face's cell this bright (of 255) ..."""
+    light_colour: float = 75.0
+    """... and at most this colourful (opponent channels, of 255) may be washed to the paper's
+    white by a camera exposed for the table (a cream or pastel face on a bright mat): not counted."""
 
 
 @dataclass(frozen=True)
@@ -310,7 +322,7 @@ class SlotReader:
                 decided[index] = self._second_look(
                     frame, view, index, pose, match, patches[k], visible[k], white
                 )
-        self._name(decided, view)
+        self._name(decided, view, frame, white)
 
     def _locate(
         self,
@@ -388,14 +400,7 @@ class SlotReader:
         first, last = grid[0, 0], grid[-1, -1]
         corners_uv = np.float64([first, [last[0], first[1]], last, [first[0], last[1]]])
         corners_px = view.frame_points(place_points(poses, (corners_uv - 0.5) * np.float64(size)))
-        cells_px = view.frame_points(place_points(poses, (self._cell_uv - 0.5) * np.float64(size)))
-        height, width = frame.shape[:2]
-        inside = (
-            (cells_px[..., 0] >= 0)
-            & (cells_px[..., 1] >= 0)
-            & (cells_px[..., 0] <= width - 1)
-            & (cells_px[..., 1] <= height - 1)
-        ).reshape(len(poses), -1)
+        inside = self._inside(view, poses, frame.shape)
         count = len(poses)
         cells = np.empty((count, rows, columns, 3), np.float32)
         glare = np.zeros((count, rows, columns), np.float32)
@@ -412,6 +417,18 @@ class SlotReader:
         patches = (cells.reshape(count, -1, 3) @ identify.OPPONENT.T).astype(np.float32)
         visible = inside.astype(np.float32) * (1 - glare.reshape(count, -1))
         return patches, visible
+
+    def _inside(self, view: MatView, poses: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        """(cards, cells) whether each cell of the faces at ``poses`` lies inside the frame."""
+        size = np.float64(self.layout.card_mm)
+        cells_px = view.frame_points(place_points(poses, (self._cell_uv - 0.5) * size))
+        height, width = shape[:2]
+        return (
+            (cells_px[..., 0] >= 0)
+            & (cells_px[..., 1] >= 0)
+            & (cells_px[..., 0] <= width - 1)
+            & (cells_px[..., 1] <= height - 1)
+        ).reshape(len(poses), -1)
 
     def _fine(self, frame: np.ndarray, view: MatView, pose: Pose, turn: int) -> np.ndarray:
         """The fine descriptor of the face at ``pose`` (turned when ``turn``)."""
@@ -478,7 +495,7 @@ class SlotReader:
             rivals = self.matcher.rivals(patch, best)
             if rivals:
                 fine = self._fine(frame, view, best_pose, best.turn)
-                pair = self.matcher.pair(fine, best.index, rivals, best)
+                pair = self.matcher.pair(patch, fine, rivals, best)
                 if self.matcher.sure(pair):
                     return pair, best_pose
         if not whole_view:
@@ -549,9 +566,12 @@ class SlotReader:
         inside = (np.abs(u) <= w / 2 + margin) & (np.abs(v) <= h / 2 + margin)
         return inside.astype(np.float32)
 
-    def _name(self, decided: dict[int, tuple[Match, Pose]], view: MatView) -> None:
+    def _name(
+        self, decided: dict[int, tuple[Match, Pose]], view: MatView, frame: np.ndarray, white: np.ndarray
+    ) -> None:
         """Each place's reading from its match: the card, where its face's corners lie in the frame."""
         sure = [index for index, (match, _) in decided.items() if self.matcher.sure(match)]
+        sure = self._not_paper(frame, view, sure, decided, white)
         for index, (_, pose) in decided.items():
             self._states[index].pose = pose
             self._states[index].reading = None
@@ -569,6 +589,40 @@ class SlotReader:
                 self.places[index], card, self.matcher.confidence(match), pose, face, match.how
             )
         self._one_card_once(sure)
+
+    def _not_paper(
+        self,
+        frame: np.ndarray,
+        view: MatView,
+        indices: list[int],
+        decided: dict[int, tuple[Match, Pose]],
+        white: np.ndarray,
+    ) -> list[int]:
+        """The places of ``indices`` whose card does not show the bare paper where its face has
+        none (``paper_share``). A card lying there covers the paper; a card partly under its
+        neighbour shows the neighbour, not paper; cells out of the frame are not counted."""
+        if not indices:
+            return indices
+        s = self.settings
+        rows = np.stack([decided[index][1].row() for index in indices])
+        patches, _ = self._faces(frame, view, rows, indices)
+        paper = (white[indices] @ identify.OPPONENT.T).astype(np.float32)  # (cards, 3)
+        tolerance = s.paper_level * np.maximum(paper[:, :1], 1.0)  # (cards, 1)
+        bare = (np.abs(patches - paper[:, None, :]) <= tolerance[:, None, :]).all(axis=2)  # (cards, cells)
+        # Cells washed out count here (a paper lit to white is washed out too; glare on a card is
+        # a blob, far under ``paper_share`` of it until the card is unreadable anyway).
+        inside = self._inside(view, rows, frame.shape)
+        kept = []
+        for k, index in enumerate(indices):
+            match = decided[index][0]
+            face = self.matcher.references.patches[match.index]
+            if match.turn:
+                face = identify.turned_patch(face)
+            light = (face[:, 0] >= s.light_face) & (np.abs(face[:, 1:]) <= s.light_colour).all(axis=1)
+            counted = inside[k] & ~light
+            if (bare[k] & counted).sum() <= s.paper_share * inside[k].sum():
+                kept.append(index)
+        return kept
 
     def _one_card_once(self, indices: list[int]) -> None:
         """A card searched for by its face may be found from its neighbour's place too (it lies over
