@@ -151,11 +151,17 @@ FINE = (32, 44)
 """Cells of the fine patch that tells two alike cards apart (their titles, a symbol): twice as fine."""
 
 
-def fine_from_cells(cells: np.ndarray) -> np.ndarray:
+def fine_from_cells(cells: np.ndarray, visible: np.ndarray | None = None) -> np.ndarray:
     """A fine descriptor from a (44, 32, 3) BGR patch of a face's inner area (or many: (n, 44, 32,
-    3)): opponent channels, each centred and scaled to unit norm, joined and scaled to unit norm."""
+    3)): opponent channels, each centred and scaled to unit norm, joined and scaled to unit norm.
+    With ``visible`` (the coarse patch's cells, 1 seen, 0 hidden), over the cells seen alone."""
     many = cells.reshape(-1, FINE[0] * FINE[1], 3).astype(np.float32) @ OPPONENT.T
-    many -= many.mean(axis=1, keepdims=True)
+    if visible is not None:
+        fine_seen = fine_mask(visible)[None, :, None]
+        many *= fine_seen
+        many -= fine_seen * (many.sum(axis=1, keepdims=True) / max(float(fine_seen.sum()), 1.0))
+    else:
+        many -= many.mean(axis=1, keepdims=True)
     norms = np.sqrt((many * many).sum(axis=1, keepdims=True))
     scaled = np.where(norms > 1e-3, many / np.maximum(norms, 1e-12), 0) * WEIGHTS
     joined = scaled.transpose(0, 2, 1).reshape(len(many), -1)
@@ -164,8 +170,15 @@ def fine_from_cells(cells: np.ndarray) -> np.ndarray:
     return out[0] if cells.ndim == 3 else out
 
 
-def fine_from_face(face: np.ndarray) -> np.ndarray:
-    """The fine descriptor of a clean face (its inner area, the border left out)."""
+def fine_mask(visible: np.ndarray) -> np.ndarray:
+    """The coarse patch's (cells,) visibility as the fine patch's (cells,): each coarse cell is
+    two by two fine ones."""
+    grid = (visible > 0.5).reshape(PATCH[1], PATCH[0]).astype(np.float32)
+    return np.repeat(np.repeat(grid, FINE[1] // PATCH[1], axis=0), FINE[0] // PATCH[0], axis=1).ravel()
+
+
+def fine_cells_from_face(face: np.ndarray) -> np.ndarray:
+    """The (44, 32, 3) BGR cells of a clean face's inner area, from which its fine descriptor is made."""
     height, width = face.shape[:2]
     corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
     low, span = -INNER / (1 - 2 * INNER), 1 / (1 - 2 * INNER)
@@ -177,7 +190,12 @@ def fine_from_face(face: np.ndarray) -> np.ndarray:
     )
     if sampled.ndim == 2:
         sampled = cv2.cvtColor(sampled, cv2.COLOR_GRAY2BGR)
-    return fine_from_cells(cv2.resize(sampled, FINE, interpolation=cv2.INTER_AREA))
+    return cv2.resize(sampled, FINE, interpolation=cv2.INTER_AREA)
+
+
+def fine_from_face(face: np.ndarray) -> np.ndarray:
+    """The fine descriptor of a clean face (its inner area, the border left out)."""
+    return fine_from_cells(fine_cells_from_face(face))
 
 
 def _plane_columns() -> np.ndarray:

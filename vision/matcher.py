@@ -225,34 +225,60 @@ class Matcher:
         return keep.astype(np.float32).ravel()
 
     def fine(self, index: int) -> np.ndarray:
-        """The fine descriptor of enrolled face ``index`` (made from its thumbnail when first asked)."""
+        """The fine cells of enrolled face ``index`` (made from its thumbnail when first asked)."""
         found = self._fine.get(index)
         if found is None:
             from vision.references import portrait
 
-            found = self._fine[index] = identify.fine_from_face(portrait(self.references.thumbnails[index]))
+            thumbnail = portrait(self.references.thumbnails[index])
+            found = self._fine[index] = identify.fine_cells_from_face(thumbnail)
         return found
 
-    def rivals(self, patch: np.ndarray, match: Match) -> list[int]:
-        """The faces scoring within ``pair_within`` of ``match`` on the whole patch (in its turn)."""
+    def rivals(self, patch: np.ndarray, match: Match, visible: np.ndarray | None = None) -> list[int]:
+        """The faces scoring within ``pair_within`` of ``match`` (in its turn), on the whole patch or
+        on its ``visible`` cells."""
         observed = patch[::-1] if match.turn else patch
-        scores = self.scores(identify.normalise(observed)[None])[:, 0]
+        if visible is None:
+            scores = self.scores(identify.normalise(observed)[None])[:, 0]
+        else:
+            scores = self._masked_scores(observed, visible[::-1] if match.turn else visible)
         close = np.flatnonzero(scores >= match.score - self.settings.pair_within)
         return [int(i) for i in close if int(i) != match.index]
 
-    def pair(self, patch: np.ndarray, fine: np.ndarray, rivals: list[int], match: Match) -> Match:
+    def pair(
+        self,
+        patch: np.ndarray,
+        fine_cells: np.ndarray,
+        rivals: list[int],
+        match: Match,
+        visible: np.ndarray | None = None,
+    ) -> Match:
         """The best match told from each rival: where the observation lies on the line from the
-        rival to the best, in the coarse patch ``patch`` (as sampled) and the fine descriptor
-        ``fine`` (in the match's turn) joined. The coarse patch forgives a pose a little off, the
-        fine one sees what the coarse one averages away (a title, a symbol); joined, each counts by
-        how much the two faces differ in it, so twins differing only by their titles are told on
-        the fine patch alone. Named (``how`` "pair") when past ``pair_side`` against every rival."""
+        rival to the best, in the coarse patch ``patch`` (as sampled) and the fine cells
+        ``fine_cells`` (in the match's turn) joined, over the ``visible`` cells when given. The
+        coarse patch forgives a pose a little off, the fine one sees what the coarse one averages
+        away (a title, a symbol); joined, each counts by how much the two faces differ in it, so
+        twins differing only by their titles are told on the fine patch alone. Named (``how``
+        "pair", or the match's own when read from a part) when past ``pair_side`` against every
+        rival."""
         observed = patch[::-1] if match.turn else patch
-        coarse = unit_rows(identify.normalise(observed) - self._mean)
-        mine, mine_fine = self._matrix[match.index], self.fine(match.index)
+        faces = [match.index, *rivals]
+        if visible is None:
+            coarse = unit_rows(identify.normalise(observed) - self._mean)
+            references = self._matrix[faces]
+            fine = identify.fine_from_cells(fine_cells)
+            fine_references = identify.fine_from_cells(np.stack([self.fine(i) for i in faces]))
+        else:
+            seen = visible[::-1] if match.turn else visible
+            described = identify.normalise_shared(np.concatenate([self._patches, observed[None]]), seen)
+            mean = described[:-1].mean(axis=0) if self._centred else np.zeros_like(described[-1])
+            coarse = unit_rows(described[-1] - mean)
+            references = unit_rows(described[faces] - mean)
+            fine = identify.fine_from_cells(fine_cells, seen)
+            fine_references = identify.fine_from_cells(np.stack([self.fine(i) for i in faces]), seen)
+        mine, mine_fine = references[0], fine_references[0]
         nearest = 1.0
-        for rival in rivals:
-            theirs, theirs_fine = self._matrix[rival], self.fine(rival)
+        for theirs, theirs_fine in zip(references[1:], fine_references[1:], strict=True):
             apart, apart_fine = mine - theirs, mine_fine - theirs_fine
             if float(apart_fine @ apart_fine) < 1e-6:
                 return Match.none("pair")  # the same face twice: nothing tells them apart
@@ -261,14 +287,9 @@ class Matcher:
             nearest = min(nearest, along / float(apart @ apart + apart_fine @ apart_fine))
         if nearest < self.settings.pair_side:
             return Match.none("pair")
-        return Match(
-            match.index,
-            match.score,
-            max(match.margin, self.settings.min_margin),
-            match.turn,
-            match.seen,
-            "pair",
-        )
+        how = "pair" if visible is None else match.how
+        margin = self.settings.min_margin + self.settings.seen_margin_slope * (1 - match.seen)
+        return Match(match.index, match.score, max(match.margin, margin), match.turn, match.seen, how)
 
     def ranked(self, patch: np.ndarray, count: int) -> list[tuple[int, float, int]]:
         """The ``count`` best faces for a whole patch: (index, score, turn), best first."""

@@ -40,6 +40,8 @@ GRID = (8, 11)
 """Points per place for change and ink (columns, rows): one every 7-8 mm of a 63 × 88 mm card."""
 GRID_INSET_MM = 5.0
 """The grid keeps this far inside the slot's outline (a card laid a little off still covers it)."""
+GRID_CELLS = identify.CHANNEL
+"""Cells of a face's coarse patch."""
 WHITE_POINTS = 12
 """Paper points around each place (above and below its outline) that give its white."""
 
@@ -322,6 +324,7 @@ class SlotReader:
                 decided[index] = self._second_look(
                     frame, view, index, pose, match, patches[k], visible[k], white
                 )
+        self._under_neighbours(frame, view, indices, decided)
         self._name(decided, view, frame, white)
 
     def _locate(
@@ -430,8 +433,8 @@ class SlotReader:
             & (cells_px[..., 1] <= height - 1)
         ).reshape(len(poses), -1)
 
-    def _fine(self, frame: np.ndarray, view: MatView, pose: Pose, turn: int) -> np.ndarray:
-        """The fine descriptor of the face at ``pose`` (turned when ``turn``)."""
+    def _fine_cells(self, frame: np.ndarray, view: MatView, pose: Pose, turn: int) -> np.ndarray:
+        """The fine cells (44, 32, 3) of the face at ``pose`` (turned when ``turn``)."""
         size = np.float64(self.layout.card_mm)
         columns, rows = identify.FINE
         first = (
@@ -443,9 +446,7 @@ class SlotReader:
         cells = warp_quad(frame, corners, (columns, rows))
         if cells.ndim == 2:
             cells = cv2.cvtColor(cells, cv2.COLOR_GRAY2BGR)
-        if turn:
-            cells = cells[::-1, ::-1]
-        return identify.fine_from_cells(cells)
+        return cells[::-1, ::-1] if turn else cells
 
     def _second_look(
         self,
@@ -494,7 +495,7 @@ class SlotReader:
         if whole_view and best.score >= s.match.pair_min_score:
             rivals = self.matcher.rivals(patch, best)
             if rivals:
-                fine = self._fine(frame, view, best_pose, best.turn)
+                fine = self._fine_cells(frame, view, best_pose, best.turn)
                 pair = self.matcher.pair(patch, fine, rivals, best)
                 if self.matcher.sure(pair):
                     return pair, best_pose
@@ -553,6 +554,50 @@ class SlotReader:
                     partial = self.matcher.seen(patches[0], visible[0] * (1 - hidden), "overlap")
                     if self.matcher.sure(partial):
                         decided[index] = (partial, pose)
+
+    def _under_neighbours(
+        self, frame: np.ndarray, view: MatView, indices: list[int], decided: dict[int, tuple[Match, Pose]]
+    ) -> None:
+        """A card still unsure after its second look, read from what shows of it where it and its
+        neighbours lie now: every neighbour named whole and overlapping it lies over it (a line laid
+        overlapping puts a card under both of its neighbours, or under one and over the other). What
+        shows is compared alone; when the best card there does not lead by enough, it is told from
+        its rivals on what shows (``Matcher.pair``)."""
+        size = self.layout.card_mm
+        least = self.settings.overlap * size[0] * size[1]
+        for index in indices:
+            match, pose = decided[index]
+            place = self.places[index]
+            if self.matcher.sure(match) or place.pile:
+                continue
+            hidden = np.zeros(GRID_CELLS, np.float32)
+            for other in (index - 1, index + 1):
+                if not 0 <= other < len(self.places) or self.places[other].zone is not place.zone:
+                    continue
+                if other in decided:
+                    other_match, over = decided[other]
+                    if not self.matcher.sure(other_match):
+                        continue
+                else:
+                    reading = self._states[other].reading
+                    if reading is None:
+                        continue
+                    over = reading.pose
+                a, b = pose.corners(size), over.corners(size)
+                area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+                if area >= least:
+                    hidden = np.maximum(hidden, self._covered_cells(pose, over))
+            if not hidden.any():
+                continue
+            patches, visible = self._faces(frame, view, pose.row()[None], [index])
+            seen = visible[0] * (1 - hidden)
+            partial = self.matcher.seen(patches[0], seen, "overlap")
+            if not self.matcher.sure(partial) and partial.score >= self.settings.match.pair_min_score:
+                rivals = self.matcher.rivals(patches[0], partial, seen)
+                fine = self._fine_cells(frame, view, pose, partial.turn)
+                partial = self.matcher.pair(patches[0], fine, rivals, partial, seen)
+            if self.matcher.sure(partial):
+                decided[index] = (partial, pose)
 
     def _covered_cells(self, pose: Pose, over: Pose) -> np.ndarray:
         """(cells,) 1 where this face's cell lies under the card at ``over`` (or within 2 mm of its
