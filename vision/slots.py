@@ -665,7 +665,8 @@ class SlotReader:
                 face = identify.turned_patch(face)
             light = (face[:, 0] >= s.light_face) & (np.abs(face[:, 1:]) <= s.light_colour).all(axis=1)
             counted = inside[k] & ~light
-            if (bare[k] & counted).sum() <= s.paper_share * inside[k].sum():
+            # A card read from a part (under its neighbour, a hand) is judged on that part.
+            if (bare[k] & counted).sum() <= s.paper_share * inside[k].sum() * match.seen:
                 kept.append(index)
         return kept
 
