@@ -76,6 +76,11 @@ class SlotSettings:
     """Two places reading one card within this of each other read the same card."""
     search_below: float = 0.6
     """Searched for only when no pose so far scored this much (a good score means it is there)."""
+    settle_reach_mm: float = 2.5
+    """A card named clearly (``search_below`` or more) but not sure is searched for by its face
+    this far around where it was read, before it is told from its rivals ..."""
+    settle_turn: float = 2.0
+    """... turned up to this many degrees."""
     nudge_mm: float = 2.0
     """The second look moves the card by this much (and turns it by ``nudge_turn``)."""
     nudge_turn: float = 1.5
@@ -461,9 +466,10 @@ class SlotReader:
     ) -> tuple[Match, Pose]:
         """A card not sure at first, looked at again, each step only when the last was not enough:
         its pose nudged; searched for by its face (laid further off its outline than its edges were
-        looked for: pushed over a neighbour, between two outlines); told from its rivals on the fine
-        patch (two cards much alike); read from the part that shows (the frame's edge, glare); read
-        from what agrees with it (a hand or a token over it)."""
+        looked for: pushed over a neighbour, between two outlines), or, named clearly but with too
+        short a lead, settled on its best pose nearby; told from its rivals where they differ (two
+        cards much alike); read from the part that shows (the frame's edge, glare); read from what
+        agrees with it (a hand or a token over it)."""
         s = self.settings
         best, best_pose = match, pose
         whole_view = bool((visible > 0.5).all())
@@ -490,6 +496,17 @@ class SlotReader:
                     patches[0],
                     seen[0],
                 )
+                if self.matcher.sure(best):
+                    return best, best_pose
+        if whole_view and not self.places[index].pile and best.score >= s.search_below:
+            # Its card is clear but its lead short: a pose a millimetre or two off (edges hardly
+            # darker than the paper) blurs what tells it from its rivals. Its best pose nearby first.
+            reach = (s.settle_reach_mm, s.settle_reach_mm)
+            found = self._search(frame, view, index, best_pose, reach, s.settle_turn, white)
+            patches, seen = self._faces(frame, view, found.row()[None], [index])
+            candidate = self.matcher.whole(patches)[0]
+            if candidate.index == best.index and candidate.score > best.score:
+                best, best_pose, patch, visible = replace(candidate, how=best.how), found, patches[0], seen[0]
                 if self.matcher.sure(best):
                     return best, best_pose
         if whole_view and best.score >= s.match.pair_min_score:
