@@ -73,7 +73,8 @@ class SlotSettings:
     search_turn: float = 6.0
     """... turned up to this many degrees."""
     same_spot_mm: float = 15.0
-    """Two places reading one card within this of each other read the same card."""
+    """Two places reading one card within this of each other (or with their outlines over half a
+    card apart) read the same card."""
     search_below: float = 0.6
     """Searched for only when no pose so far scored this much (a good score means it is there)."""
     settle_reach_mm: float = 2.5
@@ -687,6 +688,16 @@ class SlotReader:
                 kept.append(index)
         return kept
 
+    def _same_card_spot(self, one: Pose, other: Pose) -> bool:
+        """Whether two poses of one card are the same card: within ``same_spot_mm``, or overlapping
+        by more than half a card (a pose searched for by its face may lie a little further off)."""
+        if np.hypot(one.x - other.x, one.y - other.y) <= self.settings.same_spot_mm:
+            return True
+        size = self.layout.card_mm
+        a, b = one.corners(size).astype(np.float32), other.corners(size).astype(np.float32)
+        area, _ = cv2.intersectConvexConvex(a, b)
+        return area > 0.5 * size[0] * size[1]
+
     def _one_card_once(self, indices: list[int]) -> None:
         """A card searched for by its face may be found from its neighbour's place too (it lies over
         both): one card in one spot is read once, from the place it lies nearer to."""
@@ -703,10 +714,7 @@ class SlotReader:
                 theirs = self._states[other].reading
                 if theirs is None or theirs.card != mine.card:
                     continue
-                if (
-                    np.hypot(theirs.pose.x - mine.pose.x, theirs.pose.y - mine.pose.y)
-                    > self.settings.same_spot_mm
-                ):
+                if not self._same_card_spot(mine.pose, theirs.pose):
                     continue
                 away = [
                     np.hypot(r.pose.x - r.place.rect.centre[0], r.pose.y - r.place.rect.centre[1])
