@@ -57,7 +57,8 @@ class SlotSettings:
     occupied: float = 0.3
     """Share of a place's grid that must be ink for it to hold something."""
     ink: float = 0.1
-    """A point is ink when a channel differs from the paper's white by this share."""
+    """A point is ink when a channel differs from the paper's white by this share (a cream face on
+    a mat lit to white differs by 4-15 %: at 0.2 such cards were never read at all)."""
     moved_level: float = 14.0
     """A grid point moved when it changed by this many levels, or 5 times the frame's noise if more."""
     moved_share: float = 0.05
@@ -577,8 +578,10 @@ class SlotReader:
         self, frame: np.ndarray, view: MatView, indices: list[int], decided: dict[int, tuple[Match, Pose]]
     ) -> None:
         """A card still unsure after its second look, read from what shows of it where it and its
-        neighbours lie now: every neighbour named whole and overlapping it lies over it (a line laid
-        overlapping puts a card under both of its neighbours, or under one and over the other). What
+        neighbours lie now: every neighbour named and overlapping it is taken to lie over it (this
+        card does not show its whole face; a line laid overlapping puts a card under both of its
+        neighbours, or under one and over the other, and a neighbour read from a part of its own
+        face may still lie over this one). What
         shows is compared alone; when the best card there does not lead by enough, it is told from
         its rivals on what shows (``Matcher.pair``)."""
         size = self.layout.card_mm
