@@ -332,7 +332,8 @@ class SlotReader:
                     frame, view, index, pose, match, patches[k], visible[k], white
                 )
         self._under_neighbours(frame, view, indices, decided)
-        self._name(decided, view, frame, white)
+        first_looks = {index: (rows[k], patches[k]) for k, index in enumerate(indices)}
+        self._name(decided, view, frame, white, first_looks)
 
     def _locate(
         self,
@@ -633,11 +634,16 @@ class SlotReader:
         return inside.astype(np.float32)
 
     def _name(
-        self, decided: dict[int, tuple[Match, Pose]], view: MatView, frame: np.ndarray, white: np.ndarray
+        self,
+        decided: dict[int, tuple[Match, Pose]],
+        view: MatView,
+        frame: np.ndarray,
+        white: np.ndarray,
+        first_looks: dict[int, tuple[np.ndarray, np.ndarray]],
     ) -> None:
         """Each place's reading from its match: the card, where its face's corners lie in the frame."""
         sure = [index for index, (match, _) in decided.items() if self.matcher.sure(match)]
-        sure = self._not_paper(frame, view, sure, decided, white)
+        sure = self._not_paper(frame, view, sure, decided, white, first_looks)
         for index, (_, pose) in decided.items():
             self._states[index].pose = pose
             self._states[index].reading = None
@@ -663,15 +669,26 @@ class SlotReader:
         indices: list[int],
         decided: dict[int, tuple[Match, Pose]],
         white: np.ndarray,
+        first_looks: dict[int, tuple[np.ndarray, np.ndarray]],
     ) -> list[int]:
         """The places of ``indices`` whose card does not show the bare paper where its face has
         none (``paper_share``). A card lying there covers the paper; a card partly under its
-        neighbour shows the neighbour, not paper; cells out of the frame are not counted."""
+        neighbour shows the neighbour, not paper; cells out of the frame are not counted. A card
+        still at the pose of its first look (most cards) is judged on the patch read there."""
         if not indices:
             return indices
         s = self.settings
         rows = np.stack([decided[index][1].row() for index in indices])
-        patches, _ = self._faces(frame, view, rows, indices)
+        patches = np.empty((len(indices), GRID_CELLS, 3), np.float32)
+        moved = []
+        for k, index in enumerate(indices):
+            first = first_looks.get(index)
+            if first is not None and np.array_equal(first[0], rows[k]):
+                patches[k] = first[1]
+            else:
+                moved.append(k)
+        if moved:
+            patches[moved], _ = self._faces(frame, view, rows[moved], [indices[k] for k in moved])
         paper = (white[indices] @ identify.OPPONENT.T).astype(np.float32)  # (cards, 3)
         tolerance = s.paper_level * np.maximum(paper[:, :1], 1.0)  # (cards, 1)
         bare = (np.abs(patches - paper[:, None, :]) <= tolerance[:, None, :]).all(axis=2)  # (cards, cells)
