@@ -332,7 +332,7 @@ class SlotReader:
                     frame, view, index, pose, match, patches[k], visible[k], white
                 )
         self._under_neighbours(frame, view, indices, decided)
-        first_looks = {index: (rows[k], patches[k]) for k, index in enumerate(indices)}
+        first_looks = {index: (rows[k], patches[k], visible[k]) for k, index in enumerate(indices)}
         self._name(decided, view, frame, white, first_looks)
 
     def _locate(
@@ -639,7 +639,7 @@ class SlotReader:
         view: MatView,
         frame: np.ndarray,
         white: np.ndarray,
-        first_looks: dict[int, tuple[np.ndarray, np.ndarray]],
+        first_looks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
     ) -> None:
         """Each place's reading from its match: the card, where its face's corners lie in the frame."""
         sure = [index for index, (match, _) in decided.items() if self.matcher.sure(match)]
@@ -669,7 +669,7 @@ class SlotReader:
         indices: list[int],
         decided: dict[int, tuple[Match, Pose]],
         white: np.ndarray,
-        first_looks: dict[int, tuple[np.ndarray, np.ndarray]],
+        first_looks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
     ) -> list[int]:
         """The places of ``indices`` whose card does not show the bare paper where its face has
         none (``paper_share``). A card lying there covers the paper; a card partly under its
@@ -680,21 +680,27 @@ class SlotReader:
         s = self.settings
         rows = np.stack([decided[index][1].row() for index in indices])
         patches = np.empty((len(indices), GRID_CELLS, 3), np.float32)
+        visible = np.empty((len(indices), GRID_CELLS), np.float32)
         moved = []
         for k, index in enumerate(indices):
             first = first_looks.get(index)
             if first is not None and np.array_equal(first[0], rows[k]):
-                patches[k] = first[1]
+                patches[k], visible[k] = first[1], first[2]
             else:
                 moved.append(k)
         if moved:
-            patches[moved], _ = self._faces(frame, view, rows[moved], [indices[k] for k in moved])
+            again = [indices[k] for k in moved]
+            patches[moved], visible[moved] = self._faces(frame, view, rows[moved], again)
         paper = (white[indices] @ identify.OPPONENT.T).astype(np.float32)  # (cards, 3)
         tolerance = s.paper_level * np.maximum(paper[:, :1], 1.0)  # (cards, 1)
         bare = (np.abs(patches - paper[:, None, :]) <= tolerance[:, None, :]).all(axis=2)  # (cards, cells)
-        # Cells washed out count here (a paper lit to white is washed out too; glare on a card is
-        # a blob, far under ``paper_share`` of it until the card is unreadable anyway).
+        # Cells washed out by glare are not counted (glare on a card is as white as paper), unless
+        # the paper itself is washed out: then glare and paper cannot be told apart, and an arm
+        # across an empty place on a mat lit to white must still not pass for a card.
         inside = self._inside(view, rows, frame.shape)
+        washed = inside & (visible < 0.5)
+        paper_washed = (white[indices] >= s.glare).all(axis=1)
+        counted_cells = inside & ~(washed & ~paper_washed[:, None])
         kept = []
         for k, index in enumerate(indices):
             match = decided[index][0]
@@ -702,7 +708,7 @@ class SlotReader:
             if match.turn:
                 face = identify.turned_patch(face)
             light = (face[:, 0] >= s.light_face) & (np.abs(face[:, 1:]) <= s.light_colour).all(axis=1)
-            counted = inside[k] & ~light
+            counted = counted_cells[k] & ~light
             # A card read from a part (under its neighbour, a hand) is judged on that part.
             if (bare[k] & counted).sum() <= s.paper_share * inside[k].sum() * match.seen:
                 kept.append(index)
