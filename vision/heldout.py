@@ -17,10 +17,8 @@ does on what it has not seen:
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,8 +28,8 @@ import numpy as np
 
 from vision.mat import render_mat
 from vision.references import ReferenceFace
-from vision.scenes import SET_FILE, truth_entries
-from vision.synth import SKIN_TONES, TRUTH_FILE, card_names
+from vision.scenes import truth_entries, write_scene_set
+from vision.synth import SKIN_TONES, card_names
 from vision.zones import MatLayout, build_layout
 
 CARD_MM = (59.0, 91.0)
@@ -477,35 +475,30 @@ def _corners(cx: float, cy: float, degrees: float, turned: bool) -> np.ndarray:
 def write_held_out_set(
     refdir: Path, scenedir: Path, *, cards: int = 60, scenes: int = 120, empty: int = 12, seed: int = 101
 ) -> None:
-    """A held-out set: ``refdir/<card>.png`` (the enrolled faces), ``scenedir`` scenes, truth and set."""
+    """A held-out set (``vision.scenes.write_scene_set``) rendered by ``render_held_out_scene``."""
     rng = random.Random(seed)
-    names = card_names(cards + 4, rng)
-    faces = held_out_faces(names, rng)
-    enrolled = {face.card for face in faces[:cards]}
-    if refdir.exists():
-        shutil.rmtree(refdir)
-    refdir.mkdir(parents=True)
-    scenedir.mkdir(parents=True, exist_ok=True)
-    for face in faces[:cards]:
-        cv2.imwrite(str(refdir / f"{face.card}.png"), face.image)
-    images = {face.card: face.image for face in faces}
-    truth: dict[str, list[dict[str, Any]]] = {}
-    held: dict[str, dict[str, Any]] = {}
-    for index in range(scenes):
-        name = f"scene-{index:04d}.jpg"
-        frame, entries, info = render_held_out_scene(
-            HELD_OUT_MAT, images, enrolled, rng.randint(10, 40), rng, empty=index < empty
-        )
-        truth[name] = entries
-        held[name] = info
-        cv2.imwrite(str(scenedir / name), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    (scenedir / TRUTH_FILE).write_text(json.dumps(truth, indent=1) + "\n")
+    faces = held_out_faces(card_names(cards + 4, rng), rng)
+
+    def render(
+        images: dict[str, np.ndarray], enrolled: set[str], rng: random.Random, empty: bool
+    ) -> tuple[np.ndarray, list[dict[str, Any]], dict[str, Any]]:
+        return render_held_out_scene(HELD_OUT_MAT, images, enrolled, rng.randint(10, 40), rng, empty=empty)
+
     description = {
         "kind": "mat",
         "renderer": "held-out",
         "mat": HELD_OUT_MAT,
         "players": PLAYERS,
         "seed": seed,
-        "scenes": held,
     }
-    (scenedir / SET_FILE).write_text(json.dumps(description, indent=1) + "\n")
+    write_scene_set(
+        refdir,
+        scenedir,
+        faces,
+        cards=cards,
+        scenes=scenes,
+        empty=empty,
+        rng=rng,
+        render=render,
+        description=description,
+    )

@@ -25,7 +25,7 @@ import json
 import math
 import random
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ import numpy as np
 
 from vision.camera_chain import CameraChain
 from vision.camera_table import RenderedTable, card_corners
+from vision.references import ReferenceFace
 from vision.synth import SKIN_TONES, TRUTH_FILE, card_faces, card_names, paste_face
 from vision.zones import MatLayout, build_layout
 
@@ -228,14 +229,19 @@ def _hand(sharp: np.ndarray, mask: np.ndarray, target: np.ndarray, rng: random.R
     mask |= shape
 
 
+def _on_card(corners: np.ndarray, u: float, v: float) -> np.ndarray:
+    """The point at (u, v) of a card's face (0..1 across, 0..1 down) whose corners lie at ``corners``."""
+    top = corners[0] + (corners[1] - corners[0]) * u
+    bottom = corners[3] + (corners[2] - corners[3]) * u
+    return top + (bottom - top) * v
+
+
 def _token(
     sharp: np.ndarray, mask: np.ndarray, corners: np.ndarray, rng: random.Random, px_per_mm: float
 ) -> None:
     """A game's token (a cone seen from above, a cube, a disc) somewhere on a card."""
     u, v = rng.uniform(0.15, 0.85), rng.uniform(0.15, 0.85)
-    top = corners[0] + (corners[1] - corners[0]) * u
-    bottom = corners[3] + (corners[2] - corners[3]) * u
-    centre = top + (bottom - top) * v
+    centre = _on_card(corners, u, v)
     radius = rng.uniform(7, 12) * px_per_mm
     colour = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
     shape = np.zeros(mask.shape, np.uint8)
@@ -256,9 +262,7 @@ def _glare(
 ) -> None:
     """A lamp's reflection on a glossy card: a soft white blob."""
     u, v = rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)
-    top = corners[0] + (corners[1] - corners[0]) * u
-    bottom = corners[3] + (corners[2] - corners[3]) * u
-    centre = top + (bottom - top) * v
+    centre = _on_card(corners, u, v)
     short = float(np.linalg.norm(corners[1] - corners[0]))
     axes = (int(short * rng.uniform(0.1, 0.25)), int(short * rng.uniform(0.06, 0.15)))
     blob = np.zeros(mask.shape, np.float32)
@@ -359,6 +363,46 @@ def truth_entries(
     return truth
 
 
+SceneRender = Callable[[dict[str, np.ndarray], set[str], random.Random, bool], tuple[np.ndarray, list, dict]]
+"""(faces by card, the enrolled ids, the set's random source, empty) → (frame, truth, scene info)."""
+
+
+def write_scene_set(
+    refdir: Path,
+    scenedir: Path,
+    faces: Sequence[ReferenceFace],
+    *,
+    cards: int,
+    scenes: int,
+    empty: int,
+    rng: random.Random,
+    render: SceneRender,
+    description: Mapping[str, Any],
+) -> None:
+    """A scene set of any renderer: the first ``cards`` faces enrolled (``refdir/<card>.png``), the
+    others strangers; ``scenes`` scenes (the first ``empty`` without cards) saved as JPEG at quality 95
+    (the camera's own compression is in the renderer's chain), ``truth.json``, and ``set.json`` (the
+    ``description`` and each scene's info)."""
+    enrolled = {face.card for face in faces[:cards]}
+    if refdir.exists():
+        shutil.rmtree(refdir)
+    refdir.mkdir(parents=True)
+    scenedir.mkdir(parents=True, exist_ok=True)
+    for face in faces[:cards]:
+        cv2.imwrite(str(refdir / f"{face.card}.png"), face.image)
+    images = {face.card: face.image for face in faces}
+    truth: dict[str, list[dict[str, Any]]] = {}
+    held: dict[str, dict[str, Any]] = {}
+    for index in range(scenes):
+        name = f"scene-{index:04d}.jpg"
+        frame, entries, info = render(images, enrolled, rng, index < empty)
+        truth[name] = entries
+        held[name] = info
+        cv2.imwrite(str(scenedir / name), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    (scenedir / TRUTH_FILE).write_text(json.dumps(truth, indent=1) + "\n")
+    (scenedir / SET_FILE).write_text(json.dumps({**description, "scenes": held}, indent=1) + "\n")
+
+
 def write_mat_set(
     refdir: Path,
     scenedir: Path,
@@ -373,33 +417,30 @@ def write_mat_set(
     resolution: tuple[int, int] = (1280, 720),
     faces_of: Any = None,
 ) -> None:
-    """A scene set on the mat: ``refdir/<card>.png`` the enrolled faces, ``scenedir/*.jpg`` (saved
-    at quality 95: the camera's own compression is in the chain), ``truth.json`` and ``set.json``."""
+    """A scene set on the mat (``write_scene_set``) rendered by ``render_mat_scene``."""
     rng = random.Random(seed)
-    names = card_names(cards + 4, rng)
-    faces = (faces_of or card_faces)(names, rng)
-    enrolled = {face.card for face in faces[:cards]}
-    if refdir.exists():
-        shutil.rmtree(refdir)
-    refdir.mkdir(parents=True)
-    scenedir.mkdir(parents=True, exist_ok=True)
-    for face in faces[:cards]:
-        cv2.imwrite(str(refdir / f"{face.card}.png"), face.image)
-    images = {face.card: face.image for face in faces}
-    truth: dict[str, list[dict[str, Any]]] = {}
-    held: dict[str, dict[str, Any]] = {}
-    for index in range(scenes):
-        name = f"scene-{index:04d}.jpg"
+    faces = (faces_of or card_faces)(card_names(cards + 4, rng), rng)
+
+    def render(
+        images: dict[str, np.ndarray], enrolled: set[str], rng: random.Random, empty: bool
+    ) -> tuple[np.ndarray, list[dict[str, Any]], dict[str, Any]]:
         count = rng.randint(*per_scene)
-        frame, entries, info = render_mat_scene(
-            game_data, players, images, enrolled, count, rng, resolution=resolution, empty=index < empty
+        return render_mat_scene(
+            game_data, players, images, enrolled, count, rng, resolution=resolution, empty=empty
         )
-        truth[name] = entries
-        held[name] = info
-        cv2.imwrite(str(scenedir / name), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    (scenedir / TRUTH_FILE).write_text(json.dumps(truth, indent=1) + "\n")
-    description = {"kind": "mat", "mat": dict(game_data), "players": players, "seed": seed, "scenes": held}
-    (scenedir / SET_FILE).write_text(json.dumps(description, indent=1) + "\n")
+
+    description = {"kind": "mat", "mat": dict(game_data), "players": players, "seed": seed}
+    write_scene_set(
+        refdir,
+        scenedir,
+        faces,
+        cards=cards,
+        scenes=scenes,
+        empty=empty,
+        rng=rng,
+        render=render,
+        description=description,
+    )
 
 
 def scene_layout(scenedir: Path, scene: str) -> MatLayout | None:
