@@ -168,10 +168,17 @@ class Matcher:
 
     def _masked_scores(self, patch: np.ndarray, visible: np.ndarray) -> np.ndarray:
         """(N,) scores of every enrolled face against ``patch``, both normalised over ``visible``."""
+        references, observed = self._masked(patch, visible)
+        return references @ observed
+
+    def _masked(self, patch: np.ndarray, visible: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every enrolled face (N, D) and ``patch`` (D,) described over the ``visible`` cells alone,
+        the faces' mean over them taken out, at unit length: what ``_matrix`` and ``scores`` are for a
+        whole face."""
         described = identify.normalise_shared(np.concatenate([self._patches, patch[None]]), visible)
         references, observed = described[:-1], described[-1]
         mean = references.mean(axis=0) if self._centred else np.zeros_like(observed)
-        return unit_rows(references - mean) @ unit_rows(observed - mean)
+        return unit_rows(references - mean), unit_rows(observed - mean)
 
     def robust(self, patch: np.ndarray, visible: np.ndarray, candidates: list[tuple[int, int]]) -> Match:
         """The patch with an unknown part covered: for each (face, turn) candidate, the blocks of the
@@ -281,10 +288,8 @@ class Matcher:
             fine_references = identify.fine_from_cells(np.stack([self.fine(i) for i in faces]))
         else:
             seen = visible[::-1] if match.turn else visible
-            described = identify.normalise_shared(np.concatenate([self._patches, observed[None]]), seen)
-            mean = described[:-1].mean(axis=0) if self._centred else np.zeros_like(described[-1])
-            coarse = unit_rows(described[-1] - mean)
-            references = unit_rows(described[faces] - mean)
+            every, coarse = self._masked(observed, seen)
+            references = every[faces]
             fine = identify.fine_from_cells(fine_cells, seen)
             fine_references = identify.fine_from_cells(np.stack([self.fine(i) for i in faces]), seen)
         mine, mine_fine = references[0], fine_references[0]

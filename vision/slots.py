@@ -554,9 +554,7 @@ class SlotReader:
                     break
                 poses[index] = pose
             else:
-                a, b = poses[left].corners(size), poses[right].corners(size)
-                area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-                if area < self.settings.overlap * card_area:
+                if self._shared_area(poses[left], poses[right]) < self.settings.overlap * card_area:
                     continue
                 for index, other in ((left, right), (right, left)):
                     if index not in decided:
@@ -605,9 +603,7 @@ class SlotReader:
                     if reading is None:
                         continue
                     over = reading.pose
-                a, b = pose.corners(size), over.corners(size)
-                area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-                if area >= least:
+                if self._shared_area(pose, over) >= least:
                     hidden = np.maximum(hidden, self._covered_cells(pose, over))
             if not hidden.any():
                 continue
@@ -720,9 +716,14 @@ class SlotReader:
         if np.hypot(one.x - other.x, one.y - other.y) <= self.settings.same_spot_mm:
             return True
         size = self.layout.card_mm
+        return self._shared_area(one, other) > 0.5 * size[0] * size[1]
+
+    def _shared_area(self, one: Pose, other: Pose) -> float:
+        """The area (mm²) two cards lying at ``one`` and ``other`` share."""
+        size = self.layout.card_mm
         a, b = one.corners(size).astype(np.float32), other.corners(size).astype(np.float32)
         area, _ = cv2.intersectConvexConvex(a, b)
-        return area > 0.5 * size[0] * size[1]
+        return float(area)
 
     def _one_card_once(self, indices: list[int]) -> None:
         """A card searched for by its face may be found from its neighbour's place too (it lies over
