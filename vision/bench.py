@@ -13,7 +13,9 @@ Scoring: ``vision.scoring``.
 ``--make-set DIR`` writes a set from a seed so the figures can be reproduced anywhere: ``--renderer
 tuning`` (the default: this module's scenes, the faces the thresholds were set on), ``held-out``
 (``vision.heldout``: other faces, another renderer, another mat), ``table`` (the first free-table
-set). ``--conditions`` and ``--tracking`` render their own scenes (``vision.bench_conditions``,
+set); ``--frame WIDTHxHEIGHT`` is the camera's frame of the mat sets and of ``--tracking`` (1280x720
+unless given).
+``--conditions`` and ``--tracking`` render their own scenes (``vision.bench_conditions``,
 ``vision.bench_tracking``).
 """
 
@@ -138,7 +140,14 @@ def _frame(scenedir: Path, scene: str) -> np.ndarray:
 
 
 def make_set(
-    directory: Path, cards: int, scenes: int, empty: int, seed: int, renderer: str = "tuning", game: str = ""
+    directory: Path,
+    cards: int,
+    scenes: int,
+    empty: int,
+    seed: int,
+    renderer: str = "tuning",
+    game: str = "",
+    frame: tuple[int, int] = (1280, 720),
 ) -> str:
     refs, scenedir = directory / "refs", directory / "scenes"
     if renderer == "table":
@@ -151,17 +160,37 @@ def make_set(
 
         data = tomllib.loads(layout_path(game).read_text())
         write_mat_set(
-            refs, scenedir, game_data=data, players=4, cards=cards, scenes=scenes, empty=empty, seed=seed
+            refs,
+            scenedir,
+            game_data=data,
+            players=4,
+            cards=cards,
+            scenes=scenes,
+            empty=empty,
+            seed=seed,
+            resolution=frame,
         )
     else:
         from vision.heldout import write_held_out_set
 
-        write_held_out_set(refs, scenedir, cards=cards, scenes=scenes, empty=empty, seed=seed)
+        write_held_out_set(refs, scenedir, cards=cards, scenes=scenes, empty=empty, seed=seed, size=frame)
     return (
         f"wrote {cards} card faces to {refs} and {scenes} {renderer} scenes ({empty} without cards) "
         f"to {scenedir}; "
         f"measure with: companion bench vision --refs {refs} --scenes {scenedir} --json"
     )
+
+
+def parse_frame(text: str) -> tuple[int, int]:
+    """``--frame WIDTHxHEIGHT`` → (width, height): a landscape frame from 320×180 to 4608×2592 (the
+    Pi Camera Module 3's full resolution)."""
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()):
+        raise BenchInputError(f"--frame must be WIDTHxHEIGHT in pixels, such as 1920x1080, not {text!r}")
+    size = (int(width), int(height))
+    if not (320 <= size[0] <= 4608 and 180 <= size[1] <= 2592 and size[0] >= size[1]):
+        raise BenchInputError(f"--frame must be a landscape frame from 320x180 to 4608x2592, not {text!r}")
+    return size
 
 
 def mat_game(chosen: str | None) -> str:
@@ -195,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
                 raise BenchInputError(
                     f"--renderer must be one of {', '.join(RENDERERS)}, not {args.renderer!r}"
                 )
+            frame = parse_frame(args.frame)
             print(
                 make_set(
                     Path(args.make_set),
@@ -204,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
                     args.seed,
                     args.renderer,
                     mat_game(args.game) if args.renderer == "tuning" else "",
+                    frame,
                 )
             )
             return 0
@@ -216,7 +247,9 @@ def run(args: argparse.Namespace) -> int:
             if args.tracking:
                 from vision.bench_tracking import tracking
 
-                figures["tracking"] = tracking(mat_game(args.game), seed=args.seed, runs=args.runs)
+                figures["tracking"] = tracking(
+                    mat_game(args.game), seed=args.seed, runs=args.runs, resolution=parse_frame(args.frame)
+                )
             if args.phone:
                 from vision.photo_bench import phone_bench
 

@@ -1,9 +1,9 @@
 """``companion bench vision --tracking``: what a frame costs with 12, 36 and 72 cards on the mat.
 
-The rendered table (``vision.camera_table``: the four-player Chaos Marauders mat at 1280 × 720, a
-webcam in a living room) holds that many cards; the camera service steps through its frames exactly
-as at the table (``CameraService.step``: the mat found again every 50 frames, the slot reader, the
-watcher). Per card count, on one core, wall clock and the process's CPU time:
+The rendered table (``vision.camera_table``: the four-player Chaos Marauders mat at 1280 × 720 or
+the ``--frame`` given, a webcam in a living room) holds that many cards; the camera service steps
+through its frames exactly as at the table (``CameraService.step``: the mat found again every 50
+frames, the slot reader, the watcher). Per card count, on one core, wall clock and the process's CPU time:
 
 - ``cold_ms``: a frame read from nothing (every place read: the first frame, or a camera moved);
 - ``still_ms``: frames of cards lying still (sensor noise only): what nearly every frame costs;
@@ -52,7 +52,12 @@ class _Frames:
 
 
 def tracking(
-    game: str, seed: int = 1, runs: int = 3, counts: tuple[int, ...] = COUNTS, frames: int = FRAMES
+    game: str,
+    seed: int = 1,
+    runs: int = 3,
+    counts: tuple[int, ...] = COUNTS,
+    frames: int = FRAMES,
+    resolution: tuple[int, int] = (1280, 720),
 ) -> dict[str, Any]:
     cv2.setNumThreads(1)
     rng = random.Random(seed)
@@ -64,9 +69,21 @@ def tracking(
     places = [
         (zone.name, slot) for zone in layout.zones if len(zone.slots) > 1 for slot in range(len(zone.slots))
     ]
-    results: dict[str, Any] = {"pi4_slower": PI4_SLOWER, "frames_per_run": frames, "runs": runs}
+    results: dict[str, Any] = {
+        "pi4_slower": PI4_SLOWER,
+        "frames_per_run": frames,
+        "runs": runs,
+        "frame": list(resolution),
+    }
     for count in counts:
-        table = RenderedTable(layout, images, random.Random(seed + count), hand_frames=0, chain=LIVING_ROOM)
+        table = RenderedTable(
+            layout,
+            images,
+            random.Random(seed + count),
+            resolution=resolution,
+            hand_frames=0,
+            chain=LIVING_ROOM,
+        )
         chosen = rng.sample(places, count)
         for zone, slot in chosen[:-1]:
             table.place(zone, rng.choice(names), slot)

@@ -20,8 +20,12 @@ from vision.zones import MatLayout
 MARGIN = 0.04
 """Table left around the mat on every side, as a fraction of the mat's size."""
 READ_PX_PER_MM = 0.6
-"""Least resolution at which the slot reader names a lying card reliably (measured: docs/vision.md,
-"Geometry")."""
+"""Least resolution at which the slot reader names a lying card whose art differs from the others'
+reliably (measured: docs/vision.md, "Geometry")."""
+ACCURATE_PX_PER_MM = 1.25
+"""Least resolution at which the slot reader names 99.5 % of visible cards of every look, cards of
+one style with much text and a small art box included (measured on held-out sets: docs/vision.md,
+"Geometry"); under it such cards go unread (never misnamed)."""
 TITLE_PX_PER_MM = 2.0
 """Least resolution at which two cards that differ only by their titles are told apart (measured)."""
 

@@ -473,16 +473,24 @@ def _corners(cx: float, cy: float, degrees: float, turned: bool) -> np.ndarray:
 
 
 def write_held_out_set(
-    refdir: Path, scenedir: Path, *, cards: int = 60, scenes: int = 120, empty: int = 12, seed: int = 101
+    refdir: Path,
+    scenedir: Path,
+    *,
+    cards: int = 60,
+    scenes: int = 120,
+    empty: int = 12,
+    seed: int = 101,
+    size: tuple[int, int] = (1280, 720),
 ) -> None:
-    """A held-out set (``vision.scenes.write_scene_set``) rendered by ``render_held_out_scene``."""
+    """A held-out set (``vision.scenes.write_scene_set``) rendered by ``render_held_out_scene`` from a
+    camera of ``size`` pixels."""
     rng = random.Random(seed)
     faces = held_out_faces(card_names(cards + 4, rng), rng)
 
     def render(
         images: dict[str, np.ndarray], enrolled: set[str], rng: random.Random, empty: bool
     ) -> tuple[np.ndarray, list[dict[str, Any]], dict[str, Any]]:
-        return render_held_out_scene(HELD_OUT_MAT, images, enrolled, rng.randint(10, 40), rng, empty=empty)
+        return render_held_out_scene(HELD_OUT_MAT, images, enrolled, rng.randint(10, 40), rng, size, empty)
 
     description = {
         "kind": "mat",
@@ -490,6 +498,7 @@ def write_held_out_set(
         "mat": HELD_OUT_MAT,
         "players": PLAYERS,
         "seed": seed,
+        "frame": list(size),
     }
     write_scene_set(
         refdir,

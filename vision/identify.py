@@ -114,7 +114,7 @@ def normalise_visible(channels: np.ndarray, visible: np.ndarray) -> np.ndarray:
     edge) → (patches, LENGTH) descriptors that are zero where hidden. The brightness plane is fitted
     to what is seen, so a hidden part changes nothing of the rest."""
     weights = visible.astype(np.float32)[..., None]  # (P, cells, 1)
-    basis = _PLANE_COLUMNS  # (cells, 3): 1, x, y
+    basis = PLANE_COLUMNS  # (cells, 3): 1, x, y
     weighted = basis[None] * weights  # (P, cells, 3)
     normal = np.einsum("pck,pcl->pkl", weighted, basis[None].repeat(len(channels), 0))
     normal += np.eye(3, dtype=np.float32) * 1e-6
@@ -133,7 +133,7 @@ def normalise_shared(channels: np.ndarray, visible: np.ndarray) -> np.ndarray:
     """``normalise_visible`` of many patches (patches, cells, 3) under one visibility (cells,): the
     plane's projection is built once for all (every enrolled face compared over one card's part)."""
     weights = visible.astype(np.float32)
-    basis = _PLANE_COLUMNS
+    basis = PLANE_COLUMNS
     weighted = basis * weights[:, None]  # (cells, 3)
     normal = weighted.T @ basis + np.eye(3, dtype=np.float32) * 1e-6
     projector = np.linalg.solve(normal, weighted.T)  # (3, cells)
@@ -204,7 +204,8 @@ def _plane_columns() -> np.ndarray:
     return np.stack([np.ones(width * height, np.float32), xs.ravel() / width, ys.ravel() / height], axis=1)
 
 
-_PLANE_COLUMNS = _plane_columns()
+PLANE_COLUMNS = _plane_columns()
+"""(cells, 3): 1, x and y of every cell: the brightness plane fitted and taken out of each channel."""
 
 
 def turned_patch(channels: np.ndarray) -> np.ndarray:

@@ -121,6 +121,7 @@ class Matcher:
         self._matrix = unit_rows(descriptors - self._mean)
         self._fine: dict[int, np.ndarray] = {}
         self._detail = _detail(self._patches)
+        self._sums: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.references)
@@ -165,6 +166,69 @@ class Matcher:
             [self._masked_scores(patch, visible), self._masked_scores(patch[::-1], visible[::-1])], axis=-1
         )
         return _best(both, how, share)
+
+    def colour_excess(self, patch: np.ndarray, paper: np.ndarray, match: Match) -> float:
+        """How much more colourful the whole ``patch`` (cells, 3, as sampled) is than the face of
+        ``match``: the largest, over the two colour channels, of the observation's colour contrast
+        (for its brightness contrast, white-balanced on the ``paper`` around it, BGR) over the
+        face's, with ``COLOUR_FLOOR`` added to both (a grey face's colour is the camera's noise). The
+        descriptor normalises each channel on its own, so two faces of one layout whose colours
+        differ (a tan shape on teal, a salmon one on green) describe alike; a camera washes colour
+        out, it never doubles it."""
+        balanced = (patch @ _FROM_OPPONENT.T) * (255.0 / np.maximum(paper, 1.0))
+        observed = _colour_contrast((balanced @ identify.OPPONENT.T).astype(np.float32))
+        face = self._patches[match.index]
+        enrolled = _colour_contrast(identify.turned_patch(face) if match.turn else face)
+        return float(((observed + COLOUR_FLOOR) / (enrolled + COLOUR_FLOOR)).max())
+
+    def agreement(self, patch: np.ndarray, visible: np.ndarray, match: Match) -> float:
+        """How well ``patch`` (cells, 3, as sampled) agrees with the face of ``match`` (in its turn)
+        over the ``visible`` cells alone: their correlation there."""
+        observed = patch[::-1] if match.turn else patch
+        shown = (visible[::-1] if match.turn else visible) > 0.5
+        both = identify.normalise_shared(np.stack([observed, self._patches[match.index]]), shown)
+        return float(both[0] @ both[1])
+
+    def best_seen(self, patches: np.ndarray, visible: np.ndarray) -> np.ndarray:
+        """(P,) for each patch (P, cells, 3) over its own visible cells (P, cells), about the best
+        score ``seen`` would give it, upright or turned: to rank poses, not to name a card. The
+        faces' mean is not taken out, so every score is a little higher than ``seen``'s; the rest is
+        the same comparison, made from sums over the visible cells (one matrix product for every
+        pose) instead of describing every face again under each pose's visibility."""
+        faces, face_squares, face_planes = self._plane_sums()
+        basis = identify.PLANE_COLUMNS  # (cells, 3): 1, x, y
+        weights = (visible > 0.5).astype(np.float32)  # (P, cells)
+        weighted = patches * weights[..., None]  # (P, cells, 3 channels)
+        normal = np.einsum("pc,ck,cl->pkl", weights, basis, basis) + np.eye(3, dtype=np.float32) * 1e-6
+        inverse = np.linalg.inv(normal)  # (P, 3, 3)
+        own_planes = np.einsum("ck,pcm->pkm", basis, weighted)  # (P, 3 basis, 3 channels)
+        own = (weighted * patches).sum(axis=1) - np.einsum(
+            "pkm,pkl,plm->pm", own_planes, inverse, own_planes
+        )  # (P, 3): each channel's squared length once its plane is taken out
+        count = len(faces)
+        cross = np.einsum("ncm,pcm->pnm", faces, weighted)  # (P, 2N, 3)
+        planes = (face_planes @ weights.T).reshape(count, 3, 3, -1)  # (2N, 3 basis, 3 channels, P)
+        squares = (face_squares @ weights.T).reshape(count, 3, -1)  # (2N, 3 channels, P)
+        solved = np.einsum("pkl,lmp->pkm", inverse, own_planes.transpose(1, 2, 0))  # (P, 3, 3)
+        cross = cross - np.einsum("nkmp,pkm->pnm", planes, solved)
+        lengths = squares - np.einsum("nkmp,pkl,nlmp->nmp", planes, inverse, planes)
+        with np.errstate(all="ignore"):
+            per_channel = cross / np.sqrt(np.maximum(lengths.transpose(2, 0, 1) * own[:, None, :], 1e-12))
+        per_channel = np.where(np.isfinite(per_channel), per_channel, 0.0)
+        strength = identify.WEIGHTS**2 / float((identify.WEIGHTS**2).sum())
+        return (per_channel @ strength).max(axis=1)
+
+    def _plane_sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every enrolled face upright and turned (2N, cells, 3), each cell's squares (2N * 3,
+        cells), and each cell times the plane's three columns (2N * 3 * 3, cells): what
+        ``best_seen`` sums over the visible cells."""
+        if self._sums is None:
+            faces = np.concatenate([self._patches, self._patches[:, ::-1]]).astype(np.float32)
+            basis = identify.PLANE_COLUMNS
+            squares = (faces * faces).transpose(0, 2, 1).reshape(-1, faces.shape[1])
+            planes = np.einsum("ck,ncm->nkmc", basis, faces).reshape(-1, faces.shape[1])
+            self._sums = faces, squares, planes
+        return self._sums
 
     def _masked_scores(self, patch: np.ndarray, visible: np.ndarray) -> np.ndarray:
         """(N,) scores of every enrolled face against ``patch``, both normalised over ``visible``."""
@@ -341,6 +405,20 @@ class Matcher:
             min(1.0, match.score) * min(1.0, match.margin / (2 * s.min_margin)) * min(1.0, match.seen + 0.3),
             4,
         )
+
+
+_FROM_OPPONENT = np.linalg.inv(identify.OPPONENT)
+_PLANE_PROJECTOR = identify.PLANE_COLUMNS @ np.linalg.pinv(identify.PLANE_COLUMNS)
+COLOUR_FLOOR = 0.1
+"""Colour contrast (for brightness contrast) that any face is taken to have at least."""
+
+
+def _colour_contrast(patch: np.ndarray) -> np.ndarray:
+    """(2,) each colour channel's contrast over a raw patch (cells, 3) for its brightness contrast:
+    their lengths once the plane fitted to each is taken out."""
+    flat = patch - _PLANE_PROJECTOR @ patch
+    lengths = np.sqrt((flat * flat).sum(axis=0))
+    return lengths[1:] / max(float(lengths[0]), 1e-6)
 
 
 def _detail(patches: np.ndarray) -> np.ndarray:

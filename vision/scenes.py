@@ -429,7 +429,13 @@ def write_mat_set(
             game_data, players, images, enrolled, count, rng, resolution=resolution, empty=empty
         )
 
-    description = {"kind": "mat", "mat": dict(game_data), "players": players, "seed": seed}
+    description = {
+        "kind": "mat",
+        "mat": dict(game_data),
+        "players": players,
+        "seed": seed,
+        "frame": list(resolution),
+    }
     write_scene_set(
         refdir,
         scenedir,

@@ -14,8 +14,11 @@ place). ``SlotReader.read(frame, view)`` reads them all:
 4. **Which card** (``vision.matcher``): the face sampled at that pose, compared whole; unsure, again
    with the pose nudged a little; the cells outside the frame or washed out by glare left out; a
    card partly under its neighbour (cards laid overlapping, the way Chaos Marauders' lines are) read
-   from what shows, the card whose whole face matches being the one on top; an unknown thing over a
-   card (a hand, a token) set aside when it is one shape and the card is still clearly the best.
+   from what shows, a neighbour lying over it where the frame shows the neighbour's face, and
+   searched for by what shows when its edges are no guide; an unknown thing over a card (a hand, a
+   token) set aside when it is one shape and the card is still clearly the best.
+5. **Checked** before it is named: a card showing the bare paper where its face has none, or far
+   more colour than its face, is not that card.
 
 A pile's place (a one-slot zone: the discard pile) holds cards on cards, the top one tossed on
 crooked: it is located over a wider reach and at several turns, and the best-matching pose is read.
@@ -88,8 +91,27 @@ class SlotSettings:
     nudge_turn: float = 1.5
     glare: float = 250.0
     """A sample this bright in every channel is washed out (glare): its cell is not compared."""
+    on_top: float = 0.5
+    """A named neighbour lies over a card when its face, where their outlines share, correlates
+    this much with what the frame shows there (and is not taken to lie over it otherwise: the card
+    shows there)."""
+    on_top_cells: int = 12
+    """Fewer shared cells than this cannot tell which lies over the other: the neighbour is taken
+    to lie over it."""
+    searched_lead: float = 0.05
+    """A card under its neighbours found by searching for what shows of it (``_search_under``)
+    needs this much more lead than one read where it lay: the search keeps the best of about a
+    hundred poses, and at one of them a part of a never-enrolled card (held-out seed 7) matched an
+    enrolled card's by a lead 0.02 over the bar. Cards found so led by 0.06-0.4 over it, or were told
+    from their rivals."""
     overlap: float = 0.03
     """Neighbours whose cards overlap by more than this share of a card are read from what shows."""
+    colourful: float = 2.0
+    """A card read whole is not named when its face shows this many times the colour contrast of
+    the enrolled face (``Matcher.colour_excess``): a never-enrolled card of an enrolled card's
+    layout in other colours was named as it 21 times on a held-out set at 1.03 px/mm (2.1-2.9
+    times its colour); the cards named right, clear of their neighbours, showed at most 1.8 times
+    theirs (held-out seeds 2, 6 and 10, the tuning set)."""
     paper_share: float = 0.25
     """A card is not named when this share of its face's cells in view is the mat's bare paper
     where its face has no light colour: what lies there is not that card (an arm across an empty
@@ -150,6 +172,8 @@ class _State:
     occupied: bool = False
     pose: Pose | None = None
     reading: Reading | None = None
+    match: Match | None = None
+    """The match the reading was named from."""
 
 
 @dataclass
@@ -331,8 +355,8 @@ class SlotReader:
                 decided[index] = self._second_look(
                     frame, view, index, pose, match, patches[k], visible[k], white
                 )
-        self._under_neighbours(frame, view, indices, decided)
         first_looks = {index: (rows[k], patches[k], visible[k]) for k, index in enumerate(indices)}
+        self._under_neighbours(frame, view, indices, decided, first_looks)
         self._name(decided, view, frame, white, first_looks)
 
     def _locate(
@@ -567,67 +591,143 @@ class SlotReader:
                     )
                     if self.matcher.sure(match) and not other_top:
                         continue  # this one is on top
-                    hidden = self._covered_cells(pose, poses[other])
+                    hidden = self._covered_cells(pose.row()[None], [poses[other]])[0]
                     patches, visible = self._faces(frame, view, pose.row()[None], [index])
                     partial = self.matcher.seen(patches[0], visible[0] * (1 - hidden), "overlap")
                     if self.matcher.sure(partial):
                         decided[index] = (partial, pose)
 
     def _under_neighbours(
-        self, frame: np.ndarray, view: MatView, indices: list[int], decided: dict[int, tuple[Match, Pose]]
+        self,
+        frame: np.ndarray,
+        view: MatView,
+        indices: list[int],
+        decided: dict[int, tuple[Match, Pose]],
+        first_looks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
     ) -> None:
-        """A card still unsure after its second look, read from what shows of it where it and its
-        neighbours lie now: every neighbour named and overlapping it is taken to lie over it (this
-        card does not show its whole face; a line laid overlapping puts a card under both of its
-        neighbours, or under one and over the other, and a neighbour read from a part of its own
-        face may still lie over this one). What
-        shows is compared alone; when the best card there does not lead by enough, it is told from
-        its rivals on what shows (``Matcher.pair``)."""
-        size = self.layout.card_mm
-        least = self.settings.overlap * size[0] * size[1]
-        for index in indices:
-            match, pose = decided[index]
-            place = self.places[index]
-            if self.matcher.sure(match) or place.pile:
-                continue
-            hidden = np.zeros(GRID_CELLS, np.float32)
-            for other in (index - 1, index + 1):
-                if not 0 <= other < len(self.places) or self.places[other].zone is not place.zone:
+        """A card still unsure after its second look, read from what its named neighbours leave
+        of it (``_over``: a line laid overlapping puts a card under both of its neighbours, or under
+        one and over the other). What shows is compared alone (``_read_under``); when that is not
+        enough, the card is searched for by what shows of it (``_search_under``). Named cards show
+        more of the line: the cards still unsure are looked at again while any is named."""
+        unsure = [i for i in indices if not self.matcher.sure(decided[i][0]) and not self.places[i].pile]
+        looked: dict[int, int] = {}  # how many neighbours lay over each card when last looked at
+        while unsure:
+            named = []
+            for index in unsure:
+                first = Pose.of(first_looks[index][0])
+                over = self._over(frame, view, index, first, decided)
+                if len(over) == looked.get(index, 0):
                     continue
-                if other in decided:
-                    other_match, over = decided[other]
-                    if not self.matcher.sure(other_match):
-                        continue
-                else:
-                    reading = self._states[other].reading
-                    if reading is None:
-                        continue
-                    over = reading.pose
-                if self._shared_area(pose, over) >= least:
-                    hidden = np.maximum(hidden, self._covered_cells(pose, over))
-            if not hidden.any():
-                continue
-            patches, visible = self._faces(frame, view, pose.row()[None], [index])
-            seen = visible[0] * (1 - hidden)
-            partial = self.matcher.seen(patches[0], seen, "overlap")
-            if not self.matcher.sure(partial) and partial.score >= self.settings.match.pair_min_score:
-                rivals = self.matcher.rivals(patches[0], partial, seen)
-                fine = self._fine_cells(frame, view, pose, partial.turn)
-                partial = self.matcher.pair(patches[0], fine, rivals, partial, seen)
-            if self.matcher.sure(partial):
-                decided[index] = (partial, pose)
+                looked[index] = len(over)
+                pose = decided[index][1]
+                read = self._read_under(frame, view, index, pose, over)
+                if read is None and self._lying_over(first, over):
+                    pose = self._search_under(frame, view, index, first, over)
+                    read = self._read_under(frame, view, index, pose, over, self.settings.searched_lead)
+                if read is not None:
+                    decided[index] = (read, pose)
+                    named.append(index)
+            if not named:
+                return
+            unsure = [i for i in unsure if i not in named]
 
-    def _covered_cells(self, pose: Pose, over: Pose) -> np.ndarray:
-        """(cells,) 1 where this face's cell lies under the card at ``over`` (or within 2 mm of its
-        edge: a millimetre or two of the edge under it is not trusted either)."""
+    def _over(
+        self, frame: np.ndarray, view: MatView, index: int, pose: Pose, decided: dict[int, tuple[Match, Pose]]
+    ) -> list[Pose]:
+        """The poses of this place's named neighbours (in its row) whose cards lie over its card at
+        ``pose``: where their outlines share, the frame shows the neighbour's face
+        (``Matcher.agreement``). A neighbour read from a part of its face lies under one of its own
+        neighbours, and perhaps under this card: its outline alone does not say."""
+        place = self.places[index]
+        over = []
+        for other in (index - 1, index + 1):
+            if not 0 <= other < len(self.places) or self.places[other].zone is not place.zone:
+                continue
+            if other in decided:
+                match, other_pose = decided[other]
+                if not self.matcher.sure(match):
+                    continue
+            elif (reading := self._states[other].reading) is not None and self._states[other].match:
+                match, other_pose = self._states[other].match, reading.pose
+            else:
+                continue
+            shared = self._covered_cells(other_pose.row()[None], [pose], margin=-2.0)[0]
+            if shared.sum() >= self.settings.on_top_cells:
+                patches, visible = self._faces(frame, view, other_pose.row()[None], [other])
+                agreement = self.matcher.agreement(patches[0], visible[0] * shared, match)
+                if agreement < self.settings.on_top:
+                    continue
+            over.append(other_pose)
+        return over
+
+    def _read_under(
+        self, frame: np.ndarray, view: MatView, index: int, pose: Pose, over: list[Pose], extra: float = 0.0
+    ) -> Match | None:
+        """The card at ``pose`` named from what the cards at ``over`` leave of it, by a lead ``extra``
+        more than ``Matcher.sure`` asks (told from its rivals there when its lead is short), or None."""
+        lying_over = self._lying_over(pose, over)
+        if not lying_over:
+            return None
+        hidden = self._covered_cells(pose.row()[None], lying_over)[0]
+        patches, visible = self._faces(frame, view, pose.row()[None], [index])
+        seen = visible[0] * (1 - hidden)
+        partial = self.matcher.seen(patches[0], seen, "overlap")
+        if self.matcher.sure(replace(partial, margin=partial.margin - extra)):
+            return partial
+        if partial.score < self.settings.match.pair_min_score:
+            return None
+        rivals = self.matcher.rivals(patches[0], partial, seen)
+        fine = self._fine_cells(frame, view, pose, partial.turn)
+        told = self.matcher.pair(patches[0], fine, rivals, partial, seen)
+        return told if self.matcher.sure(told) else None
+
+    def _lying_over(self, pose: Pose, over: list[Pose]) -> list[Pose]:
+        """Those of ``over`` that overlap the card at ``pose`` by more than ``overlap``."""
+        least = self.settings.overlap * self.layout.card_mm[0] * self.layout.card_mm[1]
+        return [other for other in over if self._shared_area(pose, other) >= least]
+
+    def _search_under(
+        self, frame: np.ndarray, view: MatView, index: int, start: Pose, over: list[Pose]
+    ) -> Pose:
+        """The pose near ``start`` where what the cards at ``over`` leave of a face matches an
+        enrolled card best. A card under its neighbour by 15-25 mm has little of its outline in view,
+        and a search by its whole face lands on the neighbour over it (whose whole face is there):
+        only what shows is compared, so the neighbour's face counts for nothing."""
+        s = self.settings
+        least = s.match.min_seen
+        turn = np.radians(s.search_turn)
+        reach = (s.search_along_mm, s.search_across_mm)
+        best, best_score = start.row(), -1.0
+        # Ever finer grids around the best so far (mm along, across, and turns): what shows of a
+        # card a few millimetres off its pose hardly resembles its face.
+        for fraction, along, across, turns_count in ((1.0, 7, 5, 3), (0.35, 3, 3, 3), (0.12, 3, 3, 3)):
+            xs = best[0] + np.linspace(-reach[0], reach[0], along) * fraction
+            ys = best[1] + np.linspace(-reach[1], reach[1], across) * fraction
+            turns = best[2] + np.linspace(-turn, turn, turns_count) * fraction
+            grid = np.float64([[x, y, t] for x in xs for y in ys for t in turns])
+            patches = self._quick_faces(frame, view, grid)
+            seen = self._inside(view, grid, frame.shape) * (1 - self._covered_cells(grid, over))
+            enough = np.flatnonzero(seen.mean(axis=1) >= least)
+            if len(enough):
+                scores = self.matcher.best_seen(patches[enough], seen[enough])
+                if float(scores.max()) > best_score:
+                    best, best_score = grid[enough[int(scores.argmax())]], float(scores.max())
+        return Pose.of(best)
+
+    def _covered_cells(self, poses: np.ndarray, over: list[Pose], margin: float = 2.0) -> np.ndarray:
+        """(poses, cells) 1 where the cell of the face at each of ``poses`` lies under a card at
+        ``over``, or within ``margin`` mm of its edge (a millimetre or two of the edge under it is not
+        trusted either; a negative margin: that far inside it)."""
         w, h = self.layout.card_mm
-        mm = place_points(pose.row()[None], (self._cell_uv - 0.5) * np.float64((w, h)))[0].reshape(-1, 2)
-        c, s = np.cos(over.angle), np.sin(over.angle)
-        dx, dy = mm[:, 0] - over.x, mm[:, 1] - over.y
-        u, v = c * dx + s * dy, -s * dx + c * dy  # into the other card's own frame
-        margin = 2.0
-        inside = (np.abs(u) <= w / 2 + margin) & (np.abs(v) <= h / 2 + margin)
-        return inside.astype(np.float32)
+        mm = place_points(poses, (self._cell_uv - 0.5) * np.float64((w, h))).reshape(len(poses), -1, 2)
+        covered = np.zeros(mm.shape[:2], bool)
+        for other in over:
+            c, s = np.cos(other.angle), np.sin(other.angle)
+            dx, dy = mm[..., 0] - other.x, mm[..., 1] - other.y
+            u, v = c * dx + s * dy, -s * dx + c * dy  # into the other card's own frame
+            covered |= (np.abs(u) <= w / 2 + margin) & (np.abs(v) <= h / 2 + margin)
+        return covered.astype(np.float32)
 
     def _name(
         self,
@@ -639,7 +739,7 @@ class SlotReader:
     ) -> None:
         """Each place's reading from its match: the card, where its face's corners lie in the frame."""
         sure = [index for index, (match, _) in decided.items() if self.matcher.sure(match)]
-        sure = self._not_paper(frame, view, sure, decided, white, first_looks)
+        sure = self._face_checked(frame, view, sure, decided, white, first_looks)
         for index, (_, pose) in decided.items():
             self._states[index].pose = pose
             self._states[index].reading = None
@@ -656,9 +756,10 @@ class SlotReader:
             self._states[index].reading = Reading(
                 self.places[index], card, self.matcher.confidence(match), pose, face, match.how
             )
+            self._states[index].match = match
         self._one_card_once(sure)
 
-    def _not_paper(
+    def _face_checked(
         self,
         frame: np.ndarray,
         view: MatView,
@@ -668,9 +769,11 @@ class SlotReader:
         first_looks: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
     ) -> list[int]:
         """The places of ``indices`` whose card does not show the bare paper where its face has
-        none (``paper_share``). A card lying there covers the paper; a card partly under its
-        neighbour shows the neighbour, not paper; cells out of the frame are not counted. A card
-        still at the pose of its first look (most cards) is judged on the patch read there."""
+        none (``paper_share``), nor, read whole and clear of its neighbours, far more colour than
+        its face (``colourful``; a card overlapping a neighbour shows some of the neighbour's). A
+        card lying there covers the paper; a card partly under its neighbour shows the neighbour,
+        not paper; cells out of the frame are not counted. A card still at the pose of its first
+        look (most cards) is judged on the patch read there."""
         if not indices:
             return indices
         s = self.settings
@@ -700,6 +803,12 @@ class SlotReader:
         kept = []
         for k, index in enumerate(indices):
             match = decided[index][0]
+            if (
+                match.seen >= 1.0
+                and not self._lying_over(decided[index][1], self._named_beside(index, decided))
+                and self.matcher.colour_excess(patches[k], white[index], match) > s.colourful
+            ):
+                continue
             face = self.matcher.references.patches[match.index]
             if match.turn:
                 face = identify.turned_patch(face)
@@ -709,6 +818,17 @@ class SlotReader:
             if (bare[k] & counted).sum() <= s.paper_share * inside[k].sum() * match.seen:
                 kept.append(index)
         return kept
+
+    def _named_beside(self, index: int, decided: dict[int, tuple[Match, Pose]]) -> list[Pose]:
+        """The poses of the cards named in the places beside this one, in its row."""
+        place = self.places[index]
+        return [
+            decided[other][1]
+            for other in (index - 1, index + 1)
+            if other in decided
+            and self.places[other].zone is place.zone
+            and self.matcher.sure(decided[other][0])
+        ]
 
     def _same_card_spot(self, one: Pose, other: Pose) -> bool:
         """Whether two poses of one card are the same card: within ``same_spot_mm``, or overlapping

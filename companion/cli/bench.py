@@ -48,6 +48,13 @@ def register_vision(sub: argparse._SubParsersAction) -> None:
         "faces, another renderer, another mat) or table (cards on a table, no mat)",
     )
     parser.add_argument(
+        "--frame",
+        default="1280x720",
+        help="with --tracking, or --make-set --renderer tuning or held-out: the camera's frame, WIDTHxHEIGHT "
+        "(default 1280x720; 1520x855 gives the held-out mat the pixels per millimetre a 1080p webcam "
+        "gives a 4-player Chaos Marauders mat)",
+    )
+    parser.add_argument(
         "--conditions", action="store_true", help="accuracy under each camera condition, step by step"
     )
     parser.add_argument(

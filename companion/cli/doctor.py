@@ -206,8 +206,29 @@ def _camera(settings: Settings, timeout: float) -> list[Any]:
             )
         )
     else:
-        checks.append(Check("mat", OK, f"the mat is in view ({view.markers} markers read)"))
+        checks.append(_resolution(layout, view))
     return checks
+
+
+def _resolution(layout: Any, view: Any) -> Any:
+    """The mat in view, and whether the camera gives its cards the pixels they are read at: every
+    card (``ACCURATE_PX_PER_MM``), cards whose art differs (``READ_PX_PER_MM``), or fewer."""
+    import statistics
+
+    from hardware.doctor import OK, WARN, Check
+    from vision.geometry import ACCURATE_PX_PER_MM, READ_PX_PER_MM
+
+    px = statistics.median(view.px_per_mm(slot.centre) for zone in layout.zones for slot in zone.slots)
+    seen = f"the mat is in view ({view.markers} markers read, {px:.2f} px/mm)"
+    if px >= ACCURATE_PX_PER_MM:
+        return Check("mat", OK, seen)
+    closer = (
+        f"hang the camera lower or use one with more pixels: {ACCURATE_PX_PER_MM} px/mm reads every card "
+        "(docs/vision.md, Geometry)"
+    )
+    if px >= READ_PX_PER_MM:
+        return Check("mat", WARN, f"{seen}: cards of one look (much text, small art) may go unread", closer)
+    return Check("mat", WARN, f"{seen}: too few pixels to read the cards reliably", closer)
 
 
 def _running_view(settings: Settings) -> dict[str, Any] | None:

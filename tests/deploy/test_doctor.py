@@ -75,6 +75,28 @@ def test_the_camera_opens_and_the_mat_is_seen(tmp_path: Path, capsys) -> None:
         assert code == 0  # a mat out of view is a warning: the table can still play by hand
 
 
+def test_the_doctor_says_when_the_camera_gives_the_mat_too_few_pixels(tmp_path: Path, capsys) -> None:
+    from vision.mat import render_mat
+    from vision.zones import load_layout
+
+    for dpi, status, words in (
+        (40, "ok", "1.57 px/mm"),
+        (25, "warn", "may go unread"),
+        (14, "warn", "too few"),
+    ):
+        frames = tmp_path / f"frames-{dpi}"
+        frames.mkdir()
+        cv2.imwrite(str(frames / "0001.png"), render_mat(load_layout("chaos-marauders", 4), dpi=dpi))
+        config = tmp_path / "table.toml"
+        config.write_text(
+            f'port = 0\ndb = "{tmp_path / "t.sqlite3"}"\n[camera]\nsource = "folder:{frames}"\n'
+        )
+        code, report = doctor(capsys, "--config", str(config))
+        mat = by_name(report)["mat"]
+        assert mat["status"] == status and words in mat["detail"], mat
+        assert code == 0
+
+
 def test_a_running_service_is_asked_instead_of_opening_its_devices(tmp_path: Path, capsys) -> None:
     db = tmp_path / "t.sqlite3"
     settings = Settings(host="127.0.0.1", port=0, pin="4711", db=db)

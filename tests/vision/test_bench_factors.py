@@ -29,6 +29,13 @@ def test_tracking_reports_cold_still_and_changed_frames_and_a_pi_estimate():
     entry = figures["6_cards"]
     assert set(entry) >= {"cold_ms", "still_ms", "changed_ms", "mean_ms", "pi4_ms", "pi4_fps", "cards_lying"}
     assert entry["still_ms"]["cpu"]["n"] > 0 and entry["pi4_fps"] > 0
+    assert figures["frame"] == [1280, 720]
+
+
+def test_tracking_renders_the_frame_asked_for_and_still_tracks_every_card():
+    figures = tracking(mat_games()[0], seed=3, runs=1, counts=(6,), frames=12, resolution=(1920, 1080))
+    assert figures["frame"] == [1920, 1080]
+    assert figures["6_cards"]["cards_lying"] >= 5
 
 
 def test_the_bench_refuses_a_game_without_a_mat(capsys):

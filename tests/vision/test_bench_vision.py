@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -117,6 +118,9 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path, small_set, capsys):
         (["--refs", refs], "give --refs"),
         (["--make-set", str(tmp_path / "set"), "--scenes", "many"], "--scenes must be a whole number"),
         (["--make-set", str(tmp_path / "set"), "--scenes", "2", "--empty", "3"], "--empty ≤ --scenes"),
+        (["--make-set", str(tmp_path / "set"), "--frame", "1920*1080"], "--frame must be WIDTHxHEIGHT"),
+        (["--make-set", str(tmp_path / "set"), "--frame", "720x1280"], "a landscape frame"),
+        (["--make-set", str(tmp_path / "set"), "--frame", "99999x9"], "a landscape frame"),
     ]
     for args, message in cases:
         capsys.readouterr()
@@ -125,3 +129,14 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path, small_set, capsys):
         assert captured.out == ""
         assert captured.err.count("\n") == 1 and message in captured.err, (args, captured.err)
     assert not (tmp_path / "set").exists()
+
+
+def test_a_held_out_set_is_rendered_at_the_frame_asked_for(tmp_path, capsys):
+    folder = tmp_path / "wide"
+    args = ["--make-set", str(folder), "--renderer", "held-out", "--frame", "800x450"]
+    assert run_bench(*args, "--cards", "4", "--scenes", "2", "--empty", "1", "--seed", "3") == 0
+    assert "wrote 4 card faces" in capsys.readouterr().out
+    description = json.loads((folder / "scenes" / "set.json").read_text())
+    assert description["frame"] == [800, 450]
+    for scene in sorted((folder / "scenes").glob("scene-*.jpg")):
+        assert cv2.imread(str(scene)).shape[:2] == (450, 800)
