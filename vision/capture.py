@@ -5,7 +5,7 @@ Chosen by a spec in the settings, like pyserial's URLs::
     camera:0                       the first USB / Pi camera (V4L2 index), or camera:/dev/video2
     camera:0?width=1280&height=720&fps=15
     picam:0                        the Raspberry Pi camera (CSI) through picamera2/libcamera, where
-                                   installed (apt install python3-picamera2); picam:0?width=1640&height=1232
+                                   installed (apt install python3-picamera2); picam:0?width=2304&height=1296
     file:/path/replay.mp4          a video, played once (file:...?loop=1 plays it forever)
     folder:/path/frames            the images of a folder in name order (?loop=1 to repeat)
     sim:                           a rendered table (vision.camera_table), for the demo and tests
@@ -179,8 +179,10 @@ class CameraSource:
             self._capture = None
 
 
-PICAM_SIZE = (1640, 1232)
-"""The Pi cameras' full field of view at a modest size (Camera Module 2 binned 2x2; v3 scales to it)."""
+PICAM_SIZE = (2304, 1296)
+"""The Camera Module 3's full field of view binned 2 × 2 (its 56 fps sensor mode): 1.26 px/mm over a
+4-player mat, the least at which every card of a text-heavy deck is read (docs/vision.md,
+"Geometry"). At the Camera Module 2's 1640 × 1232 a 4-player mat gets about 0.9 px/mm."""
 
 
 class PicameraSource:

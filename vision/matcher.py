@@ -12,6 +12,12 @@ with every enrolled face, upright and turned, in three ways:
   patch (a hand is one shape; a wrong card disagrees all over), and every enrolled face is scored
   again on the rest. A card is named only when it is still the best there, by the same margin.
 
+Besides: ``pair`` tells a best match from its close rivals where they differ; ``best_seen`` ranks
+many poses of a part of a face at once (a card searched for under its neighbour); ``agreement``
+says whether a given face is what shows over some cells (which of two overlapping cards lies on top);
+``colour_excess`` says how much more colourful an observation is than a face (a face of the same
+layout in other colours describes alike).
+
 A match is named only when its score and its lead over the best other card clear the thresholds
 (``MatchSettings``); what is less sure is nothing, never a guess.
 """

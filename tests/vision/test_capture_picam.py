@@ -80,7 +80,7 @@ def test_a_missing_pi_camera_is_a_source_error() -> None:
     source = PicameraSource(1, opener=FakePicamera2)
     with pytest.raises(SourceError, match="does not start"):
         source.open()
-    assert PicameraSource(0).spec == "picam:0" and PICAM_SIZE == (1640, 1232)
+    assert PicameraSource(0).spec == "picam:0" and PICAM_SIZE == (2304, 1296)
 
 
 def test_without_picamera2_installed_it_says_what_to_install() -> None:
