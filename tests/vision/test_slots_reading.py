@@ -107,7 +107,7 @@ def test_a_line_laid_each_card_over_the_last_and_off_its_outline_is_read_card_by
     few degrees off its outline: a card under its neighbour shows a strip of face and its edges are
     no guide. It is searched for by what shows of it (a search by its whole face lands on the
     neighbour over it), and the neighbour it lies over hides none of it. The recogniser before
-    that named 28 of these 40 cards."""
+    that named 30 of these 40 cards."""
     layout = _overlapping_line(overlap_mm)
     faces = card_faces(card_names(24, random.Random(11)), random.Random(12))
     references = ReferenceSet.from_faces(faces)
