@@ -205,21 +205,21 @@ class Matcher:
         basis = identify.PLANE_COLUMNS  # (cells, 3): 1, x, y
         weights = (visible > 0.5).astype(np.float32)  # (P, cells)
         weighted = patches * weights[..., None]  # (P, cells, 3 channels)
-        normal = np.einsum("pc,ck,cl->pkl", weights, basis, basis) + np.eye(3, dtype=np.float32) * 1e-6
-        inverse = np.linalg.inv(normal)  # (P, 3, 3)
-        own_planes = np.einsum("ck,pcm->pkm", basis, weighted)  # (P, 3 basis, 3 channels)
-        own = (weighted * patches).sum(axis=1) - np.einsum(
-            "pkm,pkl,plm->pm", own_planes, inverse, own_planes
-        )  # (P, 3): each channel's squared length once its plane is taken out
+        normal = (weights[:, :, None] * basis).transpose(0, 2, 1) @ basis  # (P, 3, 3)
+        inverse = np.linalg.inv(normal + np.eye(3, dtype=np.float32) * 1e-6)
+        own_planes = basis.T @ weighted  # (P, 3 basis, 3 channels)
+        solved = inverse @ own_planes  # (P, 3, 3)
+        # (P, 3): each channel's squared length once its plane is taken out
+        own = (weighted * patches).sum(axis=1) - (own_planes * solved).sum(axis=1)
         count = len(faces)
-        cross = np.einsum("ncm,pcm->pnm", faces, weighted)  # (P, 2N, 3)
-        planes = (face_planes @ weights.T).reshape(count, 3, 3, -1)  # (2N, 3 basis, 3 channels, P)
-        squares = (face_squares @ weights.T).reshape(count, 3, -1)  # (2N, 3 channels, P)
-        solved = np.einsum("pkl,lmp->pkm", inverse, own_planes.transpose(1, 2, 0))  # (P, 3, 3)
-        cross = cross - np.einsum("nkmp,pkm->pnm", planes, solved)
-        lengths = squares - np.einsum("nkmp,pkl,nlmp->nmp", planes, inverse, planes)
+        cross = np.stack([faces[:, :, m] @ weighted[:, :, m].T for m in range(3)], axis=-1)  # (2N, P, 3)
+        planes = (face_planes @ weights.T).reshape(count, 3, 3, -1).transpose(3, 0, 1, 2)  # (P, 2N, 3, 3)
+        squares = (face_squares @ weights.T).reshape(count, 3, -1).transpose(2, 0, 1)  # (P, 2N, 3)
+        cross = cross.transpose(1, 0, 2) - (planes * solved[:, None]).sum(axis=2)
+        through = inverse[:, None] @ planes  # (P, 2N, 3 basis, 3 channels)
+        lengths = squares - (planes * through).sum(axis=2)
         with np.errstate(all="ignore"):
-            per_channel = cross / np.sqrt(np.maximum(lengths.transpose(2, 0, 1) * own[:, None, :], 1e-12))
+            per_channel = cross / np.sqrt(np.maximum(lengths * own[:, None, :], 1e-12))
         per_channel = np.where(np.isfinite(per_channel), per_channel, 0.0)
         strength = identify.WEIGHTS**2 / float((identify.WEIGHTS**2).sum())
         return (per_channel @ strength).max(axis=1)
