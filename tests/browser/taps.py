@@ -21,6 +21,7 @@ import json
 import random
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,17 @@ def find_control(page: Any, game: Game, wanted: str) -> Any:
     return None
 
 
+def find_control_soon(page: Any, game: Game, wanted: str, within_ms: int = 2_000) -> Any:
+    """``find_control`` after a tap that changes the page (a letter, a card's tab): the page draws the
+    controls it opens on its next frame, so a look right after the tap may find none yet."""
+    deadline = time.monotonic() + within_ms / 1000
+    while True:
+        handle = find_control(page, game, wanted)
+        if handle is not None or time.monotonic() >= deadline:
+            return handle
+        page.wait_for_timeout(50)
+
+
 def on_screen(page: Any, handle: Any) -> bool:
     box = handle.bounding_box()
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
@@ -127,12 +139,12 @@ class Phone:
         wanted = canonical(game, data)
         taps = 0
         handle = find_control(self.page, game, wanted)
-        if handle is None and kind == "draw":
-            taps += self._by_letter(position, str(data["card"]))
-            handle = find_control(self.page, game, wanted)
-        if handle is None and kind == "place":
-            taps += self._card_tab(str(data["card"]))
-            handle = find_control(self.page, game, wanted)
+        if handle is None and kind == "draw" and self._by_letter(position, str(data["card"])):
+            taps += 1
+            handle = find_control_soon(self.page, game, wanted)
+        if handle is None and kind == "place" and self._card_tab(str(data["card"])):
+            taps += 1
+            handle = find_control_soon(self.page, game, wanted)
         if handle is None:
             return None
         count.swipes[kind] += self.reach(handle)
