@@ -414,7 +414,6 @@ class Matcher:
 
 
 _FROM_OPPONENT = np.linalg.inv(identify.OPPONENT)
-_PLANE_PROJECTOR = identify.PLANE_COLUMNS @ np.linalg.pinv(identify.PLANE_COLUMNS)
 COLOUR_FLOOR = 0.1
 """Colour contrast (for brightness contrast) that any face is taken to have at least."""
 
@@ -422,7 +421,7 @@ COLOUR_FLOOR = 0.1
 def _colour_contrast(patch: np.ndarray) -> np.ndarray:
     """(2,) each colour channel's contrast over a raw patch (cells, 3) for its brightness contrast:
     their lengths once the plane fitted to each is taken out."""
-    flat = patch - _PLANE_PROJECTOR @ patch
+    flat = patch - identify.PLANE @ (identify.PLANE.T @ patch)  # as ``identify.normalise`` takes it out
     lengths = np.sqrt((flat * flat).sum(axis=0))
     return lengths[1:] / max(float(lengths[0]), 1e-6)
 
