@@ -194,6 +194,23 @@ def _same_place(old: MatView, new: MatView, layout: MatLayout, tolerance_px: flo
     return bool(np.abs(old.frame_points(points) - new.frame_points(points)).max() <= tolerance_px)
 
 
+def _pose_grid(
+    centre: np.ndarray,
+    reach: tuple[float, float],
+    turn: float,
+    counts: tuple[int, int, int],
+    scale: float,
+    turn_scale: float,
+) -> np.ndarray:
+    """(poses, 3) every pose of a grid around ``centre`` (x, y, angle): ``counts`` steps along x, y
+    and the angle, spanning ``reach`` mm times ``scale`` each way and ``turn`` radians times
+    ``turn_scale``."""
+    xs = centre[0] + np.linspace(-reach[0], reach[0], counts[0]) * scale
+    ys = centre[1] + np.linspace(-reach[1], reach[1], counts[1]) * scale
+    turns = centre[2] + np.linspace(-turn, turn, counts[2]) * turn_scale
+    return np.float64([[x, y, t] for x in xs for y in ys for t in turns])
+
+
 def largest(values: np.ndarray) -> np.ndarray:
     """The largest of the last axis's three channels (numpy reduces a short last axis slowly)."""
     return np.maximum(np.maximum(values[..., 0], values[..., 1]), values[..., 2])
@@ -399,10 +416,8 @@ class SlotReader:
         turn = np.radians(turn_degrees)
         best = start.row()
         for fraction, count, turns_count in ((1.0, 5, 7), (0.25, 3, 3)):
-            xs = best[0] + np.linspace(-reach[0], reach[0], count + 2 * (reach[0] > reach[1])) * fraction
-            ys = best[1] + np.linspace(-reach[1], reach[1], count) * fraction
-            turns = best[2] + np.linspace(-turn, turn, turns_count) * (1.0 if fraction == 1.0 else 1 / 6)
-            grid = np.float64([[x, y, t] for x in xs for y in ys for t in turns])
+            counts = (count + 2 * (reach[0] > reach[1]), count, turns_count)
+            grid = _pose_grid(best, reach, turn, counts, fraction, 1.0 if fraction == 1.0 else 1 / 6)
             matches = self.matcher.whole(self._quick_faces(frame, view, grid))
             scores = np.float64([m.score for m in matches])
             best = grid[int(scores.argmax())]
@@ -702,10 +717,7 @@ class SlotReader:
         # Ever finer grids around the best so far (mm along, across, and turns): what shows of a
         # card a few millimetres off its pose hardly resembles its face.
         for fraction, along, across, turns_count in ((1.0, 7, 5, 3), (0.35, 3, 3, 3), (0.12, 3, 3, 3)):
-            xs = best[0] + np.linspace(-reach[0], reach[0], along) * fraction
-            ys = best[1] + np.linspace(-reach[1], reach[1], across) * fraction
-            turns = best[2] + np.linspace(-turn, turn, turns_count) * fraction
-            grid = np.float64([[x, y, t] for x in xs for y in ys for t in turns])
+            grid = _pose_grid(best, reach, turn, (along, across, turns_count), fraction, fraction)
             patches = self._quick_faces(frame, view, grid)
             seen = self._inside(view, grid, frame.shape) * (1 - self._covered_cells(grid, over))
             enough = np.flatnonzero(seen.mean(axis=1) >= least)
