@@ -17,10 +17,10 @@ from vision.camera_table import RenderedTable, card_corners
 from vision.heldout import held_out_faces
 from vision.mat import MatFinder
 from vision.matcher import Matcher
-from vision.references import ReferenceSet, portrait
+from vision.references import ReferenceFace, ReferenceSet, portrait
 from vision.slots import SlotReader
 from vision.synth import card_faces, card_names
-from vision.zones import build_layout, layout_path, load_layout
+from vision.zones import MatLayout, build_layout, layout_path, load_layout
 
 GAME = "chaos-marauders"
 
@@ -72,21 +72,29 @@ def _overlapping_line(overlap_mm: float):
     return build_layout(data, 2)
 
 
-@pytest.mark.parametrize("overlap_mm", [12.0, 15.0, 17.0])
-def test_a_card_under_both_of_its_neighbours_is_read_from_what_shows_between_them(overlap_mm):
+def _line_table(
+    overlap_mm: float, seed: int
+) -> tuple[MatLayout, list[ReferenceFace], ReferenceSet, RenderedTable]:
+    """The mat of ``_overlapping_line``, 24 faces drawn from ``seed`` and enrolled, and a webcam's
+    table over it with nothing laid yet."""
     layout = _overlapping_line(overlap_mm)
-    faces = card_faces(card_names(24, random.Random(7)), random.Random(8))
-    references = ReferenceSet.from_faces(faces)
+    faces = card_faces(card_names(24, random.Random(seed)), random.Random(seed + 1))
     table = RenderedTable(
         layout,
         {face.card: face.image for face in faces},
-        random.Random(9),
+        random.Random(seed + 2),
         resolution=RESOLUTION,
         tilt=0.05,
         hand_frames=0,
         chain=BASE,
         supersample=3,
     )
+    return layout, faces, ReferenceSet.from_faces(faces), table
+
+
+@pytest.mark.parametrize("overlap_mm", [12.0, 15.0, 17.0])
+def test_a_card_under_both_of_its_neighbours_is_read_from_what_shows_between_them(overlap_mm):
+    layout, faces, references, table = _line_table(overlap_mm, 7)
     zone = next(zone for zone in layout.zones if len(zone.slots) > 1)
     middle, left, right = (faces[k].card for k in (4, 3, 5))
     for card, slot in ((middle, 4), (left, 3), (right, 5)):  # the middle one first: both lie over it
@@ -108,19 +116,7 @@ def test_a_line_laid_each_card_over_the_last_and_off_its_outline_is_read_card_by
     no guide. It is searched for by what shows of it (a search by its whole face lands on the
     neighbour over it), and the neighbour it lies over hides none of it. The recogniser before
     that named 30 of these 40 cards."""
-    layout = _overlapping_line(overlap_mm)
-    faces = card_faces(card_names(24, random.Random(11)), random.Random(12))
-    references = ReferenceSet.from_faces(faces)
-    table = RenderedTable(
-        layout,
-        {face.card: face.image for face in faces},
-        random.Random(13),
-        resolution=RESOLUTION,
-        tilt=0.05,
-        hand_frames=0,
-        chain=BASE,
-        supersample=3,
-    )
+    layout, faces, references, table = _line_table(overlap_mm, 11)
     zone = next(zone for zone in layout.zones if len(zone.slots) > 5)
     rng = random.Random(seed)
     line = [faces[k].card for k in rng.sample(range(len(faces)), 5)]
