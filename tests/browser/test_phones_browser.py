@@ -149,3 +149,35 @@ def test_a_phone_logs_another_out_from_its_phones_list(browser, table, artifacts
     ben.wait_for_selector("#pin", timeout=TIMEOUT_MS)  # out at once: back to the PIN form
     ann.context.close()
     ben.context.close()
+
+
+def test_a_seat_picked_before_the_first_look_at_it_returns_stays_picked(browser, table):
+    """The CI run of stop 25: a phone picked Ben's seat while its first look at its seat (sent when the
+    page drew the game) was still on its way; that older answer, "no seat", came back last and made the
+    phone a shared one, so it drew Anna's attack form. Here that first answer is held until the pick
+    is done."""
+    seq = table.new_game(2)
+    page = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True).new_page()
+    held: list[tuple[Any, Any]] = []
+
+    def hold_first_look(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))  # answered by the server now, given to the page later
+        else:
+            route.continue_()
+
+    page.route("**/control/seat", hold_first_look)
+    page.goto(f"{table.url}/control")
+    page.fill("#pin", PIN)
+    page.click("form[action='/control/pin'] button[type=submit]")
+    wait_for_seq(page, seq)
+    while not held:
+        page.wait_for_timeout(20)  # lets Playwright run the route handler
+    claim(page, 1)
+    ((route, first_answer),) = held
+    assert first_answer.json()["seat"] is None  # the answer from before the pick
+    with page.expect_event("requestfinished", lambda r: r.url.endswith("/control/seat")):
+        route.fulfill(response=first_answer)
+    page.evaluate("() => new Promise(done => setTimeout(done, 100))")  # its .then()s have run
+    assert page.locator("#c-seat").input_value() == "1"  # was "" (all seats, shared)
+    page.context.close()

@@ -143,9 +143,14 @@ var TableControl = (function () {
       .then(function (r) { return r.json().then(function (body) { return { status: r.status, body: body }; }); });
   }
 
+  // Seat requests are answered in any order (the server is threaded): an answer counts only when no seat
+  // request was sent after it, or a slow first look at the seat would undo the seat picked meanwhile.
+  var seatAsked = 0;
+
   function loadSeat() {
+    var asked = ++seatAsked;
     return json(config.seat).then(function (answer) {
-      if (answer.status !== 200) return;
+      if (asked !== seatAsked || answer.status !== 200) return;
       seat = { game: answer.body.game_id, seat: answer.body.seat, held: answer.body.held || [] };
       secret = { seq: null, data: null };
       if (view) render(view);
@@ -154,7 +159,9 @@ var TableControl = (function () {
 
   function claimSeat(value, takeOver) {
     var wanted = value === "" ? null : parseInt(value, 10);
+    var asked = ++seatAsked;
     json(config.seat, { method: "POST", body: JSON.stringify({ seat: wanted, take_over: !!takeOver }) }).then(function (answer) {
+      if (asked !== seatAsked) return; // a later pick or look at the seat has the last word
       if (answer.status === 409 && wanted !== null && !takeOver) {
         if (confirm(playerName(wanted) + "'s seat is on another phone. Take it over? The TV will say so.")) claimSeat(value, true);
         else loadSeat();
@@ -182,9 +189,10 @@ var TableControl = (function () {
     // A game that keeps secrets per seat (its game_type says so) shows this phone its seat's part.
     var secrets = !!(v.game_type && v.game_type.hidden_information);
     if (secrets && seat.seat !== null && secret.seq !== v.seq) {
-      secret.seq = v.seq;
+      var asked = secret.seq = v.seq;
       json(config.private).then(function (answer) {
-        if (answer.status !== 200) return;
+        // Only the answer to the latest look: an older one may be of the seat this phone played before.
+        if (secret.seq !== asked || answer.status !== 200) return;
         if (JSON.stringify(secret.data) === JSON.stringify(answer.body.private)) return;
         secret.data = answer.body.private;
         if (view) render(view);
