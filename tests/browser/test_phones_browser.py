@@ -171,8 +171,11 @@ def test_a_seat_picked_before_the_first_look_at_it_returns_stays_picked(browser,
     page.fill("#pin", PIN)
     page.click("form[action='/control/pin'] button[type=submit]")
     wait_for_seq(page, seq)
-    while not held:
+    for _ in range(TIMEOUT_MS // 20):
+        if held:
+            break
         page.wait_for_timeout(20)  # lets Playwright run the route handler
+    assert held, "the page never asked which seat it plays"
     claim(page, 1)
     ((route, first_answer),) = held
     assert first_answer.json()["seat"] is None  # the answer from before the pick
