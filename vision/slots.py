@@ -229,6 +229,7 @@ class SlotReader:
         spots = [(zone, slot, rect) for zone in layout.zones for slot, rect in enumerate(zone.slots)]
         self.places = [Place(index, zone, slot, rect) for index, (zone, slot, rect) in enumerate(spots)]
         self._neighbours = self._neighbour_pairs()
+        self._beside = self._places_beside()
         self._view: MatView | None = None
         self._states = [_State() for _ in self.places]
         self._read_grid = np.zeros((len(self.places), GRID[0] * GRID[1], 3), np.float32)
@@ -271,6 +272,14 @@ class SlotReader:
             if place.slot + 1 < len(place.zone.slots):
                 pairs.append((place.index, place.index + 1))
         return pairs
+
+    def _places_beside(self) -> list[tuple[int, ...]]:
+        """Each place's neighbours in its row: the place before it, then the one after."""
+        beside: list[list[int]] = [[] for _ in self.places]
+        for left, right in self._neighbours:
+            beside[left].append(right)
+            beside[right].append(left)
+        return [tuple(sorted(places)) for places in beside]
 
     def _prepare(self, view: MatView) -> None:
         if self._view is not None and _same_place(self._view, view, self.layout):
@@ -654,11 +663,8 @@ class SlotReader:
         ``pose``: where their outlines share, the frame shows the neighbour's face
         (``Matcher.agreement``). A neighbour read from a part of its face lies under one of its own
         neighbours, and perhaps under this card: its outline alone does not say."""
-        place = self.places[index]
         over = []
-        for other in (index - 1, index + 1):
-            if not 0 <= other < len(self.places) or self.places[other].zone is not place.zone:
-                continue
+        for other in self._beside[index]:
             if other in decided:
                 match, other_pose = decided[other]
                 if not self.matcher.sure(match):
@@ -833,13 +839,10 @@ class SlotReader:
 
     def _named_beside(self, index: int, decided: dict[int, tuple[Match, Pose]]) -> list[Pose]:
         """The poses of the cards named in the places beside this one, in its row."""
-        place = self.places[index]
         return [
             decided[other][1]
-            for other in (index - 1, index + 1)
-            if other in decided
-            and self.places[other].zone is place.zone
-            and self.matcher.sure(decided[other][0])
+            for other in self._beside[index]
+            if other in decided and self.matcher.sure(decided[other][0])
         ]
 
     def _same_card_spot(self, one: Pose, other: Pose) -> bool:
@@ -864,12 +867,7 @@ class SlotReader:
             mine = self._states[index].reading
             if mine is None:
                 continue
-            for other in (index - 1, index + 1):
-                if (
-                    not 0 <= other < len(self.places)
-                    or self.places[other].zone is not self.places[index].zone
-                ):
-                    continue
+            for other in self._beside[index]:
                 theirs = self._states[other].reading
                 if theirs is None or theirs.card != mine.card:
                     continue
